@@ -10,7 +10,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 OUT    ?= out
 
-.PHONY: run test bench bench-parser setup clean
+.PHONY: run test bench bench-parser bench-scoring setup clean
 
 setup: $(STAMP)
 
@@ -29,10 +29,13 @@ test: $(STAMP)
 	$(BIN)/mypy nile_align
 	$(BIN)/python -m pytest
 
-bench: bench-parser
+bench: bench-parser bench-scoring
 
 bench-parser: $(STAMP)
 	$(BIN)/python benchmarks/bench_parser.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis $(OUT)
+
+bench-scoring: $(STAMP)
+	$(BIN)/python benchmarks/bench_scoring.py

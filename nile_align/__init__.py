@@ -3,24 +3,35 @@
 from .errors import CorpusError, Diagnostic, NileAlignError, NileSyntaxError, UsageError
 from .grammar import NileParser, parse, parse_with_warnings
 from .intent import (
-                     Bandwidth,
-                     Difference,
-                     Function,
-                     Intent,
-                     Operation,
-                     Path,
-                     Quota,
-                     Schedule,
-                     Time,
-                     diff,
+    Bandwidth,
+    Difference,
+    Function,
+    Intent,
+    Operation,
+    Path,
+    Quota,
+    Schedule,
+    Time,
+    diff,
 )
 from .validate import Validation, validate
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):
+    # The scoring engine (numpy, and torch/transformers when a model loads) is imported
+    # on first use, so that validating Nile starts instantly.
+    if name in ("Scorer", "Signature"):
+        from . import scoring, signature
+
+        return {"Scorer": scoring.Scorer, "Signature": signature.Signature}[name]
+    raise AttributeError(f"module 'nile_align' has no attribute {name!r}")
+
+
 __all__ = [
     "Bandwidth", "CorpusError", "Diagnostic", "Difference", "Function", "Intent",
     "NileAlignError", "NileParser", "NileSyntaxError", "Operation", "Path", "Quota",
-    "Schedule", "Time", "UsageError", "Validation", "diff", "parse", "parse_with_warnings",
-    "validate", "__version__",
+    "Schedule", "Scorer", "Signature", "Time", "UsageError", "Validation", "diff", "parse",
+    "parse_with_warnings", "validate", "__version__",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -46,7 +47,7 @@ file:line:col messages with a caret instead.
 Exit status: 0 all valid, 1 some invalid, 2 usage or input error.
 
 examples:
-  nile-align validate corpora/demo-intents.txt
+  nile-align validate corpora/demo.csv --column nile
   echo "for endpoint('guests') block service('ftp')" | nile-align validate -
   nile-align validate neat.tsv --column nile --format text
   nile-align validate old-campi.txt --lenient | jq -r .canonical
@@ -135,6 +136,200 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return EXIT_FOUND if differences else EXIT_OK
 
 
+# --- model options shared by the commands that score ---------------------------------------
+
+def _add_model_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("model")
+    g.add_argument("--model", default="default", metavar="M",
+                   help="'default' (the embedded SmolLM2-135M-Instruct), a .gguf file, a local "
+                        "model directory or a Hugging Face Hub id")
+    g.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
+    g.add_argument("--dtype", default="auto",
+                   help="auto (float32 on CPU, bfloat16 on GPU), float32, bfloat16, float16")
+    g.add_argument("--batch-size", type=int, default=16, metavar="N",
+                   help="pairs per forward pass (halved automatically on out-of-memory)")
+    g.add_argument("--templates", metavar="DIR", help="a folder of extra template files")
+    g.add_argument("--cache", metavar="FILE", default="default",
+                   help="score cache (SQLite); 'default' is ~/.cache/nile_align/scores.sqlite "
+                        "or $NILE_ALIGN_CACHE/scores.sqlite")
+    g.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+
+
+def _scorer(args: argparse.Namespace):
+    from .scoring import Scorer
+
+    _quiet_transformers(args.quiet)
+    return Scorer(args.model, device=args.device, dtype=args.dtype, templates=args.templates,
+                  cache=None if args.no_cache else args.cache, batch_size=args.batch_size,
+                  threshold=getattr(args, "threshold", 0.0))
+
+
+def _quiet_transformers(quiet: bool) -> None:
+    import transformers
+
+    transformers.logging.set_verbosity_error()
+    if quiet:
+        transformers.utils.logging.disable_progress_bar()
+
+
+# --- score ---------------------------------------------------------------------------------
+
+SCORE_HELP = """\
+Score text pairs with a *-PLUIE template: PLUIE(A, B) = log p(Yes) - log p(No) from
+one forward pass of the model over the template's prompt. Positive means yes; the decision
+is score > --threshold. A is the reference (the Nile intent for NL<->Nile), B the
+candidate; PLUIE is asymmetric, --both-directions adds score_ba = PLUIE(B, A) and the
+decision then needs both.
+
+Input: a CSV/TSV/JSONL/Parquet table (or - for stdin) with the columns --a and --b, or
+two plain-text files with one sentence per line. Output: every input column plus
+score, [score_ba,] decision, error and signature, one row per pair in input order, as
+JSON Lines (default) or CSV on stdout; progress and a summary on stderr.
+
+Scores are cached (SQLite, keyed by model weights, template, chat template, answer
+tokens, dtype and pair): a rerun, or a run killed and restarted, scores nothing twice.
+
+examples:
+  nile-align score pairs.csv --a nile --b text
+  nile-align score nile.txt english.txt --format csv > scores.csv
+  nile-align score pairs.jsonl --a s1 --b s2 --template para --both-directions
+  nile-align score pairs.csv --a nile --b text --method generate --template yesno-net
+"""
+
+
+def _add_score(sub) -> None:
+    p = sub.add_parser("score", help="score pairs with a *-PLUIE template",
+                       description=SCORE_HELP, formatter_class=_HelpFormatter)
+    p.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help="one table, or two line-aligned text files (A then B); - is stdin")
+    p.add_argument("--a", default="a", metavar="COL", help="column holding A (the reference)")
+    p.add_argument("--b", default="b", metavar="COL", help="column holding B (the candidate)")
+    p.add_argument("--extra", action="append", default=[], metavar="FIELD=COL",
+                   help="another template field from a column, e.g. instruction=instr (rev)")
+    p.add_argument("--input-format", choices=("csv", "tsv", "jsonl", "parquet"),
+                   help="table format (default: from the file suffix)")
+    p.add_argument("--template", default="net", help="template name (see nile-align templates)")
+    p.add_argument("--method", default="pluie", choices=("pluie", "two_pass", "generate"),
+                   help="pluie: one forward pass; two_pass: the paper's loss form (reference); "
+                        "generate: output-based judge (a generate template)")
+    p.add_argument("--both-directions", action="store_true", help="also score PLUIE(B, A)")
+    p.add_argument("--threshold", type=float, default=0.0, metavar="T", help="decision threshold")
+    p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="stdout format")
+    p.add_argument("--precision", type=int, metavar="D",
+                   help="round scores to D decimals on output (default: full precision)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
+    _add_model_options(p)
+    p.set_defaults(func=cmd_score)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    import time
+
+    import pandas as pd
+
+    from .corpus import read_lines, read_table
+    from .errors import UsageError
+
+    if len(args.inputs) == 2:
+        a, b = read_lines(args.inputs[0]), read_lines(args.inputs[1])
+        if len(a) != len(b):
+            raise UsageError(f"{args.inputs[0]} has {len(a)} lines but {args.inputs[1]} has "
+                             f"{len(b)}: the two files must be aligned line by line")
+        frame = pd.DataFrame({"a": a, "b": b})
+        col_a, col_b = "a", "b"
+    elif len(args.inputs) == 1:
+        frame = read_table(args.inputs[0], fmt=args.input_format)
+        col_a, col_b = args.a, args.b
+    else:
+        raise UsageError("give one table, or two line-aligned text files")
+    extra = {}
+    for item in args.extra:
+        field, sep, column = item.partition("=")
+        if not sep:
+            raise UsageError(f"--extra {item!r}: write FIELD=COLUMN")
+        extra[field] = column
+    scorer = _scorer(args)
+    started = time.perf_counter()
+    result = scorer.score_frame(frame, a=col_a, b=col_b, template=args.template,
+                                method=args.method, both_directions=args.both_directions,
+                                extra=extra, progress=None if not args.quiet else False)
+    elapsed = time.perf_counter() - started
+    if args.precision is not None:
+        for column in ("score", "score_ba"):
+            if column in result:
+                result[column] = result[column].round(args.precision)
+    if args.format == "csv":
+        result.to_csv(sys.stdout, index=False)
+    else:
+        text = result.to_json(orient="records", lines=True, force_ascii=False)
+        sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
+    sys.stdout.flush()
+    errors = int(result["error"].notna().sum())
+    info = result.attrs["nile_align"]
+    rate = f", {info['scored'] / elapsed:.1f} pairs/s" if info["scored"] else ""
+    _say(f"nile-align score: {len(result)} pairs, {info['cached'] + info['scored']} scores "
+         f"({info['cached']} from cache, {info['scored']} computed), {errors} pairs not "
+         f"scorable, {elapsed:.1f} s{rate}\n"
+         f"signature: {info['signature']}", args)
+    return EXIT_OK
+
+
+# --- templates -----------------------------------------------------------------------------
+
+TEMPLATES_HELP = """\
+List the prompt templates: the shipped *-PLUIE templates (Para, Net, Fr, Rev) and
+the output-based judges, plus those of --templates DIR. --check loads the model and says,
+for each template, whether its answer words are single tokens for that model's
+tokenizer (PLUIE needs them to be).
+
+examples:
+  nile-align templates
+  nile-align templates --check
+  nile-align templates --templates my-templates/ --format json
+"""
+
+
+def _add_templates(sub) -> None:
+    p = sub.add_parser("templates", help="list the prompt templates",
+                       description=TEMPLATES_HELP, formatter_class=_HelpFormatter)
+    p.add_argument("--check", action="store_true",
+                   help="load the model and check each template's answer tokens")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="stdout format")
+    p.add_argument("-q", "--quiet", action="store_true", help="no messages on stderr")
+    _add_model_options(p)
+    p.set_defaults(func=cmd_templates)
+
+
+def cmd_templates(args: argparse.Namespace) -> int:
+    from .templates import available_templates
+
+    templates = available_templates(args.templates)
+    status: dict[str, str] = {}
+    if args.check:
+        from .scoring import AnswerTokenError
+
+        args.no_cache = True
+        scorer = _scorer(args)
+        for name, t in templates.items():
+            try:
+                sig = scorer.signature(t, "generate" if t.method == "generate" else "pluie")
+                status[name] = "ok: " + ", ".join(f"{w}={i}" for w, i in sig.answers)
+            except AnswerTokenError as e:
+                status[name] = f"unusable: {e}"
+    if args.format == "json":
+        rows = [{"name": t.name, "title": t.title, "paper_name": t.paper_name,
+                 "method": t.method, "language": t.language, "answers": list(t.answers),
+                 "a": t.a, "b": t.b, "extra": list(t.extra), "optional": list(t.optional),
+                 "source": t.source, "notes": t.notes, "digest": t.digest[:8],
+                 "file": t.path, **({"check": status[t.name]} if status else {})}
+                for t in templates.values()]
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+    else:
+        for t in templates.values():
+            print(t.card() + (f"\n  check: {status[t.name]}" if status else "") + "\n")
+    return EXIT_OK
+
+
 # --- entry point ---------------------------------------------------------------------------
 
 MAIN_HELP = """\
@@ -142,13 +337,15 @@ nile_align builds and checks aligned corpora of network intents written in
 Nile and in English.
 
 examples:
-  nile-align validate corpora/demo-intents.txt       check every intent
-  nile-align diff "$INTENT_A" "$INTENT_B"            what differs between two intents
+  nile-align validate corpora/demo.csv --column nile     check every intent
+  nile-align diff "$INTENT_A" "$INTENT_B"                what differs between two intents
+  nile-align score pairs.csv --a nile --b text           *-PLUIE scores of pairs
+  nile-align templates                                   the prompt templates
 
 Run 'nile-align COMMAND --help' for the options and examples of each command.
 """
 
-_COMMANDS: list[Callable] = [_add_validate, _add_diff]
+_COMMANDS: list[Callable] = [_add_validate, _add_diff, _add_score, _add_templates]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -166,6 +363,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``nile-align``; returns the exit status (user errors never print a traceback)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING if getattr(args, "quiet", False) else logging.INFO,
+                        format="nile-align: %(message)s", stream=sys.stderr)
     if not hasattr(args, "func"):
         parser.print_help(sys.stderr)
         return EXIT_USAGE

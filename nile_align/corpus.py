@@ -18,7 +18,7 @@ from typing import TextIO
 
 from .errors import CorpusError, UsageError
 
-__all__ = ["FORMATS", "TextRecord", "detect_format", "iter_texts"]
+__all__ = ["FORMATS", "TextRecord", "detect_format", "iter_texts", "read_lines", "read_table"]
 
 FORMATS = ("text", "csv", "tsv", "jsonl", "parquet")
 _SUFFIXES = {".txt": "text", ".nile": "text", ".csv": "csv", ".tsv": "tsv", ".tab": "tsv",
@@ -42,12 +42,13 @@ class TextRecord:
     problem: str | None = None
 
 
-def detect_format(path: str, *, column: str | None = None, head: str = "") -> str:
-    """The input format from the file suffix, or from the first line for stdin."""
+def detect_format(path: str, *, table: bool, head: str = "") -> str:
+    """The input format from the file suffix, or from the first line for stdin;
+    ``table`` says whether a table (rather than plain text) is expected."""
     fmt = _SUFFIXES.get(Path(path).suffix.lower()) if path != "-" else None
     if fmt is not None:
         return fmt
-    if column is None:
+    if not table:
         return "text"
     first = head.lstrip()
     if first.startswith("{"):
@@ -73,13 +74,13 @@ def iter_texts(path: str, *, column: str | None = None,
         if path == "-":
             data = sys.stdin.buffer.read()
             head = data[:4096].decode("utf-8", "replace")
-            fmt = fmt or detect_format(path, column=column, head=head)
+            fmt = fmt or detect_format(path, table=column is not None, head=head)
             if fmt == "parquet":
                 yield from _parquet(io.BytesIO(data), source, column)
                 return
             handle = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline="")
         else:
-            fmt = fmt or detect_format(path, column=column)
+            fmt = fmt or detect_format(path, table=column is not None)
             if fmt == "parquet":
                 yield from _parquet(path, source, column)
                 return
@@ -194,3 +195,56 @@ def _parquet(path_or_buffer, source: str, column: str | None) -> Iterator[TextRe
                              f"column {column!r} is not a non-empty string in this row")
         else:
             yield TextRecord(source, row, value, row)
+
+
+def read_table(path: str, *, fmt: str | None = None):
+    """A whole CSV/TSV/JSON Lines/Parquet table as a DataFrame of strings (``-`` is stdin).
+
+    Empty cells stay empty strings (never NaN), so text columns keep their type; a
+    table that cannot be parsed raises :class:`CorpusError` with pandas' explanation
+    (which names the line).
+    """
+    import pandas as pd
+
+    source = "<stdin>" if path == "-" else path
+    if fmt is not None and fmt not in FORMATS:
+        raise UsageError(f"unknown input format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    data = io.BytesIO(sys.stdin.buffer.read()) if path == "-" else path
+    if fmt is None:
+        head = data.getvalue()[:4096].decode("utf-8", "replace") if isinstance(
+            data, io.BytesIO) else ""
+        fmt = detect_format(path, table=True, head=head)
+    try:
+        if fmt == "parquet":
+            frame = pd.read_parquet(data)
+        elif fmt == "jsonl":
+            frame = pd.read_json(data, lines=True, dtype=False)
+        elif fmt in ("csv", "tsv"):
+            frame = pd.read_csv(data, sep="\t" if fmt == "tsv" else ",", dtype=str,
+                                keep_default_na=False, encoding="utf-8-sig",
+                                quoting=csv.QUOTE_NONE if fmt == "tsv" else csv.QUOTE_MINIMAL)
+        else:
+            raise UsageError(f"{source}: a plain-text file is not a table; give two text "
+                             f"files (one sentence per line) or a CSV/TSV/JSONL/Parquet table")
+    except FileNotFoundError:
+        raise CorpusError(f"cannot read {source}: no such file") from None
+    except (ValueError, pd.errors.ParserError, OSError) as e:
+        raise CorpusError(f"cannot read {source} as {fmt.upper()}: {e}") from None
+    return frame
+
+
+def read_lines(path: str) -> list[str]:
+    """The lines of a plain-text file (``-`` is stdin), without line ends; blank lines kept
+    so that two files stay aligned line by line."""
+    try:
+        if path == "-":
+            text = sys.stdin.buffer.read().decode("utf-8-sig")
+        else:
+            with open(path, encoding="utf-8-sig") as f:
+                text = f.read()
+    except FileNotFoundError:
+        raise CorpusError(f"cannot read {path}: no such file") from None
+    except UnicodeDecodeError as e:
+        raise CorpusError(f"cannot read {path}: not UTF-8 text (offset {e.start})") from None
+    return text.splitlines()
+

@@ -41,3 +41,11 @@ def neat_rows(shared_data) -> list[dict]:
 @pytest.fixture(scope="session")
 def appendix_rows(shared_data) -> list[dict]:
     return read_tsv(shared_data / "star-pluie-appendix-i-violations.tsv")
+
+
+@pytest.fixture(scope="session")
+def smollm2():
+    """The embedded SmolLM2-135M-Instruct, loaded once for every model-marked test."""
+    from nile_align.scoring import Scorer
+
+    return Scorer(cache=None)

@@ -15,8 +15,10 @@ import json, sys
 import nile_align
 from nile_align.resources import data_dir
 from nile_align.cli import main
+from nile_align.templates import available_templates
+assert set(available_templates()) >= {"net", "para", "fr", "rev"}
 print(json.dumps({"module": nile_align.__file__, "grammar": str(data_dir("grammar")),
-                  "corpora": str(data_dir("corpora"))}))
+                  "templates": str(data_dir("templates")), "corpora": str(data_dir("corpora"))}))
 sys.stdout.flush()
 sys.exit(main(["validate", "-q", "--format", "text", "--column", "nile",
                str(data_dir("corpora") / "demo.csv")]))
@@ -32,6 +34,7 @@ def test_installed_wheel_finds_its_grammar_and_corpora(tmp_path):
     assert "nile_align/_data/grammar/nile.lark" in names
     assert "nile_align/_data/grammar/nile-lenient.lark" in names
     assert "nile_align/_data/corpora/demo.csv" in names
+    assert "nile_align/_data/templates/net.toml" in names
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target",
                     str(site), str(wheel)], check=True, capture_output=True)
     env = {**os.environ, "PYTHONPATH": str(site)}
@@ -41,5 +44,5 @@ def test_installed_wheel_finds_its_grammar_and_corpora(tmp_path):
     import json
 
     where = json.loads(proc.stdout.splitlines()[0])
-    for key in ("module", "grammar", "corpora"):
+    for key in ("module", "grammar", "templates", "corpora"):
         assert where[key].startswith(str(site)), where

@@ -39,6 +39,13 @@ def console_examples() -> list[list[tuple[str, str]]]:
 
 
 EXAMPLES = console_examples()
+# Blocks that load the embedded model are model tests (they run in CI too, just later).
+MODEL_COMMANDS = ("nile-align score", "nile-align check", "nile-align run",
+                  "nile-align evaluate", "nile-align templates --check")
+PARAMS = [pytest.param(steps, id=steps[0][0][:40],
+                       marks=[pytest.mark.model] if any(c.startswith(MODEL_COMMANDS)
+                                                        for c, _ in steps) else [])
+          for steps in EXAMPLES]
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +54,7 @@ def workdir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("readme")
 
 
-@pytest.mark.parametrize("steps", EXAMPLES, ids=[s[0][0][:40] for s in EXAMPLES])
+@pytest.mark.parametrize("steps", PARAMS)
 def test_readme_console_example(steps, workdir):
     tmp_path = workdir
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
