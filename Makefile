@@ -10,7 +10,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 OUT    ?= out
 
-.PHONY: run test bench bench-parser bench-scoring setup clean
+.PHONY: run test bench bench-parser bench-scoring bench-graph setup clean
 
 setup: $(STAMP)
 
@@ -22,14 +22,14 @@ $(STAMP): pyproject.toml Makefile
 	touch $@
 
 run: $(STAMP)
-	$(BIN)/nile-align validate --column nile --format text corpora/demo.csv
+	$(BIN)/nile-align run corpora/demo.csv --out $(OUT)/demo
 
 test: $(STAMP)
 	$(BIN)/ruff check nile_align tests benchmarks
 	$(BIN)/mypy nile_align
 	$(BIN)/python -m pytest
 
-bench: bench-parser bench-scoring
+bench: bench-parser bench-scoring bench-graph
 
 bench-parser: $(STAMP)
 	$(BIN)/python benchmarks/bench_parser.py
@@ -39,3 +39,6 @@ clean:
 
 bench-scoring: $(STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py
+
+bench-graph: $(STAMP)
+	$(BIN)/python benchmarks/bench_graph.py

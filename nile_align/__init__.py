@@ -26,12 +26,20 @@ def __getattr__(name: str):
         from . import scoring, signature
 
         return {"Scorer": scoring.Scorer, "Signature": signature.Signature}[name]
+    # The graph stage (networkx, scikit-learn) likewise loads on first use.
+    if name in ("build_graph", "propagate", "check", "load_pairs", "run_check"):
+        from . import checker, corpus, graph, pipeline
+
+        return {"build_graph": graph.build_graph, "propagate": graph.propagate,
+                "check": checker.check, "load_pairs": corpus.load_pairs,
+                "run_check": pipeline.run_check}[name]
     raise AttributeError(f"module 'nile_align' has no attribute {name!r}")
 
 
 __all__ = [
     "Bandwidth", "CorpusError", "Diagnostic", "Difference", "Function", "Intent",
     "NileAlignError", "NileParser", "NileSyntaxError", "Operation", "Path", "Quota",
-    "Schedule", "Scorer", "Signature", "Time", "UsageError", "Validation", "diff", "parse",
-    "parse_with_warnings", "validate", "__version__",
+    "Schedule", "Scorer", "Signature", "Time", "UsageError", "Validation", "build_graph",
+    "check", "diff", "load_pairs", "parse", "parse_with_warnings", "propagate", "run_check",
+    "validate", "__version__",
 ]

@@ -248,3 +248,86 @@ def read_lines(path: str) -> list[str]:
         raise CorpusError(f"cannot read {path}: not UTF-8 text (offset {e.start})") from None
     return text.splitlines()
 
+
+# --- aligned corpora -------------------------------------------------------------------------
+
+PAIR_COLUMNS = ["row", "id", "system", "nile", "text", "gold", "valid", "canonical", "key",
+                "error"]
+
+
+def _gold(value: object, where: str) -> bool | None:
+    """An expert label cell as True/False, or None when empty."""
+    text = str(value).strip().casefold() if value is not None else ""
+    if text in ("", "nan", "none", "null"):
+        return None
+    if text in ("1", "1.0", "true", "yes", "y", "aligned", "accept"):
+        return True
+    if text in ("0", "0.0", "false", "no", "n", "not aligned", "reject"):
+        return False
+    raise CorpusError(f"{where}: gold label {value!r} is not 1/0, true/false or yes/no")
+
+
+def load_pairs(source, *, nile: str = "nile", text: str = "text", system: str = "system",
+               id: str = "id", gold: str = "gold", wide: list[str] | None = None,
+               lenient: bool = False, fmt: str | None = None, progress: bool | None = False):
+    """An aligned corpus as one row per (intent, sentence) with its Nile validated.
+
+    ``source`` is a path (CSV/TSV/JSONL/Parquet, ``-`` for stdin) or a DataFrame. Long
+    format has a ``nile`` and a ``text`` column (``system``, ``id``, ``gold`` optional);
+    ``wide`` names one text column per translating system (NEAT-style triplets) instead.
+    An empty ``nile`` cell is a sentence without an intent, which may inherit one by (6).
+    Invalid Nile keeps its row, with ``valid`` False and the validator's message in
+    ``error``, so it can become an ``invalid_nile`` flag. ``progress``: a bar on stderr
+    (None: only on a terminal).
+    """
+    import pandas as pd
+
+    from .validate import validate
+
+    name = "<DataFrame>" if isinstance(source, pd.DataFrame) else str(source)
+    frame = source.copy() if isinstance(source, pd.DataFrame) else read_table(str(source),
+                                                                            fmt=fmt)
+    frame = frame.reset_index(drop=True)
+    needed = [nile, *(wide or [text])]
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        raise UsageError(f"{name}: no column {', '.join(map(repr, missing))}; the columns are "
+                         f"{', '.join(map(repr, map(str, frame.columns)))}")
+    frame["row"] = range(1, len(frame) + 1)
+    if id not in frame.columns:
+        frame[id] = frame["row"].astype(str)
+    if wide:
+        keep = ["row", id, nile, *([gold] if gold in frame.columns else [])]
+        # melt() stacks system after system; a stable sort on row gives each row's
+        # translations together, in the order of ``wide``.
+        frame = frame[keep + list(wide)].melt(id_vars=keep, value_vars=list(wide),
+                                              var_name="system", value_name="text")
+        frame = frame.sort_values("row", kind="stable")
+        text, system = "text", "system"
+    out = pd.DataFrame({
+        "row": frame["row"].to_numpy(),
+        "id": frame[id].astype(str).to_numpy(),
+        "system": frame[system].astype(str).to_numpy() if system in frame.columns else "",
+        "nile": frame[nile].fillna("").astype(str).to_numpy(),
+        "text": frame[text].fillna("").astype(str).to_numpy(),
+    })
+    out["gold"] = [_gold(v, f"{name} row {r}") for v, r in zip(
+        frame[gold] if gold in frame.columns else [None] * len(out), out["row"])]
+    out = out[out["text"].str.strip() != ""].reset_index(drop=True)
+    checked: dict[str, tuple] = {}
+    from tqdm.auto import tqdm
+
+    for value in tqdm(out["nile"].unique(), desc="validate", unit="intent",
+                      disable=progress if progress is None else not progress):
+        if not value.strip():
+            checked[value] = (True, None, None, None)
+            continue
+        v = validate(value, lenient=lenient, source=name)
+        if v.valid and v.intent is not None:
+            checked[value] = (True, v.intent.replace(name=None).canonical(), v.intent.key(), None)
+        else:
+            checked[value] = (False, None, None, "; ".join(
+                f"{d.line}:{d.column}: {d.message}" for d in v.errors))
+    cols = list(zip(*(checked[v] for v in out["nile"]))) or [(), (), (), ()]
+    out["valid"], out["canonical"], out["key"], out["error"] = (list(c) for c in cols)
+    return out[PAIR_COLUMNS]

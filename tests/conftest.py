@@ -49,3 +49,16 @@ def smollm2():
     from nile_align.scoring import Scorer
 
     return Scorer(cache=None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_score_cache(tmp_path_factory):
+    """Keep the user's score cache out of the tests; one cache per test session, shared by
+    the model-marked runs (the README's and the end-to-end test score the same pairs)."""
+    previous = os.environ.get("NILE_ALIGN_CACHE")
+    os.environ["NILE_ALIGN_CACHE"] = str(tmp_path_factory.mktemp("score-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("NILE_ALIGN_CACHE", None)
+    else:
+        os.environ["NILE_ALIGN_CACHE"] = previous

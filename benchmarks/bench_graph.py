@@ -1,0 +1,125 @@
+"""Graph scale: build + propagate + check with ~1,000,000 align/para scores over 200k
+sentences and 50k intents, from a synthetic score provider (no model), and the cost of
+blocking per sentence. Target (2-core CPU): build + check + propagate <= 60 s and peak
+memory <= 4 GiB.
+
+    .venv/bin/python benchmarks/bench_graph.py [--intents 50000] [--per-intent 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import resource
+import sys
+import time
+import zlib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pandas as pd  # noqa: E402
+from _report import stamp, write_section  # noqa: E402
+
+from nile_align.blocking import candidate_pairs  # noqa: E402
+from nile_align.checker import check, summarize  # noqa: E402
+from nile_align.corpus import load_pairs  # noqa: E402
+from nile_align.graph import build_graph, propagate  # noqa: E402
+
+SUBJECTS = ["guests", "students", "staff", "dorms", "labs", "visitors", "servers", "faculty"]
+SERVICES = ["ftp", "netflix", "ssh", "torrent", "gaming", "email", "dns", "video streaming"]
+PHRASES = ["{S} {n} cannot use {v}", "Block {v} for {S} {n}", "{v} is not allowed for {S} {n}",
+           "No {v} on the {S} {n} network", "{S} {n} may not access {v}"]
+TAG = re.compile(r"(\d+)")
+
+
+def synthetic_corpus(intents: int, per_intent: int, seed: int) -> pd.DataFrame:
+    """``intents`` distinct Nile intents, each with ``per_intent`` English renderings."""
+    rng = random.Random(seed)
+    rows = []
+    for n in range(intents):
+        s, v = SUBJECTS[n % len(SUBJECTS)], SERVICES[(n // 8) % len(SERVICES)]
+        nile = f"for endpoint('{s}{n}') block service('{v}')"
+        for p in rng.sample(PHRASES, per_intent):
+            rows.append((nile, p.format(S=s, n=n, v=v), f"sys{len(rows) % 2}"))
+    return pd.DataFrame(rows, columns=["nile", "text", "system"])
+
+
+def provider(a: list[str], b: list[str]) -> list[float]:
+    """Deterministic pseudo-scores: mostly yes when both sides name the same endpoint
+    number (same intent), mostly no otherwise."""
+    out = []
+    for x, y in zip(a, b):
+        h = zlib.crc32(f"{x}\x1f{y}".encode()) / 2**32
+        same = TAG.findall(x)[:1] == TAG.findall(y)[:1]
+        out.append((h - 0.1) * 4 if same else (h - 0.97) * 4)
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--intents", type=int, default=50_000)
+    p.add_argument("--per-intent", type=int, default=4)
+    p.add_argument("--candidates", type=int, default=1)
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args()
+
+    t0 = time.perf_counter()
+    corpus = load_pairs(synthetic_corpus(args.intents, args.per_intent, args.seed))
+    t_load = time.perf_counter() - t0
+    texts = sorted(set(corpus["text"]))
+    t0 = time.perf_counter()
+    candidate_pairs(texts, k=args.candidates, groups=[int(TAG.findall(t)[0]) for t in texts])
+    t_block = time.perf_counter() - t0
+
+    calls = []
+
+    def counted(a: list[str], b: list[str]) -> list[float]:
+        calls.append(len(a))
+        return provider(a, b)
+
+    t0 = time.perf_counter()
+    g = build_graph(corpus, counted, candidates=args.candidates)
+    t_build = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    inferred = propagate(g, max_hops=1)
+    t_prop = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    flags = check(g)
+    summary = summarize(g, flags)
+    t_check = time.perf_counter() - t0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB -> GiB
+    total = t_build + t_prop + t_check
+    n_sent = len(texts)
+    body = "\n".join([
+        "## Graph (`benchmarks/bench_graph.py`)", "",
+        stamp("make bench-graph  # = .venv/bin/python benchmarks/bench_graph.py"), "",
+        f"Synthetic corpus: {args.intents:,} intents × {args.per_intent} English renderings "
+        f"= {n_sent:,} sentences; synthetic score provider (no model, deterministic); "
+        f"`--candidates {args.candidates}`. {sum(calls):,} scores: "
+        f"{summary['scored_pairs']['align']:,} align, "
+        f"{summary['scored_pairs']['para_within_intent']:,} within-intent and "
+        f"{summary['scored_pairs']['para_candidates']:,} cross-intent sentence pairs × 2 "
+        "directions. Target: build + propagate + check ≤ 60 s, peak memory ≤ 4 GiB.", "",
+        "| stage | seconds |", "|---|---:|",
+        f"| load + validate the corpus (`load_pairs`) | {t_load:.1f} |",
+        f"| build the graph (`build_graph`, incl. blocking and the provider) | {t_build:.1f} |",
+        f"| propagate (6), 1 hop | {t_prop:.1f} |",
+        f"| check (5), (6), conflicts, gold + summary | {t_check:.1f} |",
+        f"| **build + propagate + check** | **{total:.1f}** |", "",
+        f"Peak resident memory of the process: **{peak:.2f} GiB**. "
+        f"Blocking alone (TF-IDF → SVD-64 → faiss HNSW, {n_sent:,} sentences): "
+        f"{t_block:.1f} s = **{t_block / n_sent * 1e6:.0f} µs per sentence**; "
+        "below 5,000 sentences the exact sparse cosine is used instead (its cost per sentence "
+        "grows with the corpus). Flags: "
+        + ", ".join(f"{k} {v:,}" for k, v in summary["flags"].items())
+        + f"; {len(inferred):,} inferred alignments.",
+    ])
+    print(body)
+    write_section("bench_graph", body)
+    print("wrote docs/benchmarks.md (bench_graph)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

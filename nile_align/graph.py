@@ -1,0 +1,238 @@
+"""The translation graph: intents and English sentences as nodes, scored edges between them.
+
+Node ids are stable text keys: ``i:`` + the intent's normal form (so spacing, quoting,
+case and order variants merge) and ``s:`` + the sentence's normalised text. ``align``
+edges join an intent and a sentence: Net-PLUIE(A = Nile, B = sentence), scored once with
+the Nile as the reference, plus the expert label and the final decision with its source.
+``para`` edges join two sentences and carry both directions, PLUIE(u, v) and PLUIE(v, u).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import networkx as nx
+
+from .errors import UsageError
+
+__all__ = ["ScoreFn", "build_graph", "decide", "intent_id", "mutual", "sentence_id",
+           "propagate", "SOURCES"]
+
+#: A score provider: (A texts, B texts) -> one PLUIE(A, B) per pair. Any function works,
+#: so the graph logic can be tested and benchmarked without a model.
+ScoreFn = Callable[[list[str], list[str]], Sequence[float]]
+
+#: Decision sources, strongest first. Reviewed decisions (the review queue) come before
+#: the corpus' own gold labels: they are the newer expert word on the same pair.
+SOURCES = ("reviewed", "gold", "scored", "inferred")
+
+
+def intent_id(key: str) -> str:
+    return "i:" + key
+
+
+def sentence_id(text: str) -> str:
+    """The node id of a sentence: NFKC, whitespace collapsed, case-folded."""
+    return "s:" + re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
+
+
+def _provider(scorer: Any, template: str) -> tuple[ScoreFn, str]:
+    """A score function and its signature from a Scorer or a plain function."""
+    if hasattr(scorer, "score") and hasattr(scorer, "signature"):
+        return (lambda a, b: scorer.score(a=a, b=b, template=template),
+                str(scorer.signature(template)))
+    if callable(scorer):
+        return scorer, str(getattr(scorer, "signature", "custom-score-function"))
+    raise UsageError("scorer must be a nile_align.Scorer or a function (a, b) -> scores")
+
+
+def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float = 0.0,
+                candidates: int = 5, decisions: Iterable[dict] | None = None) -> nx.Graph:
+    """Score what the rules need and return the graph with every decision made.
+
+    ``corpus`` is :func:`nile_align.corpus.load_pairs` output. Scored pairs: every
+    intent–sentence pair of the corpus (Nile as A), every pair of sentences of one
+    intent and, across intents, each sentence with its ``candidates`` nearest sentences
+    (both directions). ``decisions``: reviewed ``{"nile", "text", "decision"}`` records,
+    the strongest evidence. Alignments are not yet propagated: call :func:`propagate`.
+    """
+    from .blocking import candidate_pairs
+
+    score, signature = _provider(scorer, template)
+    g = nx.Graph(threshold=float(threshold), signature=signature, template=template,
+                 candidates=candidates, max_hops=0, invalid=[])
+    valid = corpus[corpus["valid"]]
+    for r in corpus[~corpus["valid"]].itertuples(index=False):
+        g.graph["invalid"].append({"row": int(r.row), "id": r.id, "system": r.system,
+                                   "nile": r.nile, "text": r.text, "error": r.error})
+    for pos, r in enumerate(valid.itertuples(index=False)):
+        s = sentence_id(r.text)
+        if s not in g:
+            g.add_node(s, kind="sentence", text=r.text, systems=[], rows=[])
+        node = g.nodes[s]
+        if r.system and r.system not in node["systems"]:
+            node["systems"].append(r.system)
+        node["rows"].append(int(r.row))
+        if not isinstance(r.key, str):
+            continue  # a sentence without an intent: it may inherit one by (6)
+        i = intent_id(r.key)
+        if i not in g:
+            g.add_node(i, kind="intent", canonical=r.canonical, written=[], rows=[])
+        if r.nile not in g.nodes[i]["written"]:
+            g.nodes[i]["written"].append(r.nile)
+        g.nodes[i]["rows"].append(int(r.row))
+        if not g.has_edge(i, s):
+            g.add_edge(i, s, kind="align", score=None, gold=None, reviewed=None, rows=[])
+        edge = g.edges[i, s]
+        edge["rows"].append({"pos": pos, "row": int(r.row), "id": r.id, "system": r.system,
+                             "nile": r.nile})
+        if r.gold is not None and edge["gold"] is None:
+            edge["gold"] = bool(r.gold)
+
+    sentences = sorted(n for n, k in g.nodes(data="kind") if k == "sentence")
+    para: set[tuple[str, str]] = set()
+    for i in (n for n, k in g.nodes(data="kind") if k == "intent"):
+        mine = sorted(g.neighbors(i))
+        para.update((u, v) for x, u in enumerate(mine) for v in mine[x + 1:])
+    within = len(para)
+    owner = {}
+    for s in sentences:
+        intents = sorted(n for n in g.neighbors(s))
+        owner[s] = intents[0] if intents else None
+    codes = {i: c for c, i in enumerate(sorted({o for o in owner.values() if o}))}
+    blocked = candidate_pairs([g.nodes[s]["text"] for s in sentences], k=candidates,
+                              groups=[codes.get(owner[s], -1) for s in sentences])
+    para.update((sentences[x], sentences[y]) for x, y in blocked)
+    g.graph["pairs"] = {"align": g.number_of_edges(), "para_within_intent": within,
+                        "para_candidates": len(para) - within}
+
+    align = [(i, s) for i, s, k in g.edges(data="kind") if k == "align"]
+    align = [(i, s) if g.nodes[i]["kind"] == "intent" else (s, i) for i, s in align]
+    ordered = sorted(para)
+    a = [g.nodes[i]["canonical"] for i, _ in align]
+    b = [g.nodes[s]["text"] for _, s in align]
+    for u, v in ordered:
+        a += [g.nodes[u]["text"], g.nodes[v]["text"]]
+        b += [g.nodes[v]["text"], g.nodes[u]["text"]]
+    values = [float(x) for x in score(a, b)] if a else []
+    if len(values) != len(a):
+        raise UsageError(f"the score function returned {len(values)} scores for {len(a)} pairs")
+    for (i, s), value in zip(align, values):
+        g.edges[i, s]["score"] = value
+    rest = values[len(align):]
+    for n, (u, v) in enumerate(ordered):
+        g.add_edge(u, v, kind="para", u=u, score_uv=rest[2 * n], score_vu=rest[2 * n + 1])
+    for d in decisions or ():
+        _apply_decision(g, d)
+    decide(g)
+    return g
+
+
+def _apply_decision(g: nx.Graph, record: dict) -> None:
+    """Record one reviewed decision on its align edge (added when the pair was unscored)."""
+    from .validate import validate
+
+    v = validate(str(record["nile"]))
+    if not v.valid or v.intent is None:
+        raise UsageError(f"decision for {record.get('text')!r}: its Nile does not validate")
+    i, s = intent_id(v.intent.key()), sentence_id(str(record["text"]))
+    if i not in g or s not in g:
+        return  # about another corpus: kept in the decisions file, not applied here
+    if not g.has_edge(i, s):
+        g.add_edge(i, s, kind="align", score=None, gold=None, reviewed=None, rows=[])
+    g.edges[i, s]["reviewed"] = bool(record["decision"])
+
+
+def mutual(g: nx.Graph, u: str, v: str, threshold: float | None = None) -> bool | None:
+    """para(u, v): both directions above the threshold; None when the pair is unscored."""
+    t = g.graph["threshold"] if threshold is None else threshold
+    e = g.get_edge_data(u, v)
+    if e is None or e.get("kind") != "para":
+        return None
+    return e["score_uv"] > t and e["score_vu"] > t
+
+
+def decide(g: nx.Graph, threshold: float | None = None) -> None:
+    """(Re)make every align decision from its strongest source: reviewed > gold > scored.
+
+    Inferred alignments are removed (run :func:`propagate` again); ``threshold`` replaces
+    the graph's.
+    """
+    if threshold is not None:
+        g.graph["threshold"] = float(threshold)
+    t = g.graph["threshold"]
+    drop = []
+    for u, v, e in g.edges(data=True):
+        if e["kind"] != "align":
+            continue
+        e.pop("evidence", None)
+        if e["reviewed"] is not None:
+            e["decision"], e["source"] = e["reviewed"], "reviewed"
+        elif e["gold"] is not None:
+            e["decision"], e["source"] = e["gold"], "gold"
+        elif e["score"] is not None:
+            e["decision"], e["source"] = e["score"] > t, "scored"
+        else:
+            drop.append((u, v))
+    g.remove_edges_from(drop)
+    g.graph["max_hops"] = 0
+
+
+def aligned_intents(g: nx.Graph, s: str) -> list[str]:
+    """The intents a sentence is aligned to (decision true, any source)."""
+    return [i for i in g.neighbors(s)
+            if g.edges[i, s]["kind"] == "align" and g.edges[i, s]["decision"]]
+
+
+def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
+    """Apply (6) to a fixed point or ``max_hops`` steps: align(i,n1) ∧ para(n1,n2) ⇒ align(i,n2).
+
+    An inference only fills a pair without a decision of its own (scored, gold or
+    reviewed decisions are never overridden: a contradiction is a ``cond6`` flag), and
+    never gives a sentence a second, different intent (a ``conflict`` flag). Each
+    inferred edge keeps its evidence chain: one step per hop with both para scores.
+    Returns the inferred (intent, sentence) pairs.
+    """
+    if max_hops < 1:
+        raise UsageError("--max-hops must be at least 1")
+    frontier = [(i, s) for i, s, e in _align_edges(g) if e["decision"]]
+    inferred: list[tuple[str, str]] = []
+    for _hop in range(max_hops):
+        proposals: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
+        for i, n1 in frontier:
+            for n2 in g.neighbors(n1):
+                e = g.edges[n1, n2]
+                if e["kind"] != "para" or not mutual(g, n1, n2) or g.has_edge(i, n2):
+                    continue
+                proposals[n2].append((min(e["score_uv"], e["score_vu"]), i, n1))
+        frontier = []
+        for n2 in sorted(proposals):
+            props = proposals[n2]
+            if len({i for _, i, _ in props}) > 1 or aligned_intents(g, n2):
+                continue
+            _, i, n1 = max(props, key=lambda p: (p[0], p[2]))
+            para = g.edges[n1, n2]
+            forward = para["u"] == n1
+            step = {"intent": i, "from": n1, "to": n2,
+                    "score_from_to": para["score_uv"] if forward else para["score_vu"],
+                    "score_to_from": para["score_vu"] if forward else para["score_uv"]}
+            chain = g.edges[i, n1].get("evidence") or []
+            g.add_edge(i, n2, kind="align", score=None, gold=None, reviewed=None, rows=[],
+                       decision=True, source="inferred", evidence=[*chain, step])
+            inferred.append((i, n2))
+            frontier.append((i, n2))
+        if not frontier:
+            break
+    g.graph["max_hops"] = max_hops
+    return inferred
+
+
+def _align_edges(g: nx.Graph):
+    """Align edges as (intent, sentence, data), intent first whatever the storage order."""
+    for u, v, e in g.edges(data=True):
+        if e["kind"] == "align":
+            yield (u, v, e) if u.startswith("i:") else (v, u, e)

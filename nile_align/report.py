@@ -1,0 +1,148 @@
+"""Write a checked graph out: alignments.jsonl, flags.jsonl, graph.json, graph.graphml,
+summary.json and one self-contained report.html (no network, no external assets)."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import networkx as nx
+
+from .checker import RULES, Flag
+from .graph import _align_edges
+
+__all__ = ["alignment_records", "write_outputs"]
+
+
+def alignment_records(g: nx.Graph) -> Iterator[dict]:
+    """One record per corpus row of an intent–sentence pair, plus one per inferred pair;
+    ``pos`` is the row's position among the valid corpus rows (None when inferred)."""
+    for i, s, e in sorted(_align_edges(g), key=lambda x: (x[0], x[1])):
+        base = {"canonical": g.nodes[i]["canonical"], "text": g.nodes[s]["text"],
+                "score": e["score"], "gold": e["gold"], "reviewed": e["reviewed"],
+                "decision": bool(e["decision"]), "source": e["source"],
+                "evidence": e.get("evidence")}
+        for r in e["rows"] or [{"pos": None, "row": None, "id": None, "system": None,
+                                "nile": g.nodes[i]["canonical"]}]:
+            yield {"pos": r["pos"], "row": r["row"], "id": r["id"], "system": r["system"],
+                   "nile": r["nile"], **base}
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _jsonl(records) -> str:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+
+
+def write_outputs(g: nx.Graph, flags: list[Flag], summary: dict, out: str | Path,
+                  *, graphml: bool = True) -> Path:
+    """Write every output file into ``out`` (created) and return the report's path."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    # Corpus order first (``pos``), then the inferred pairs, which have no row.
+    rows = sorted(alignment_records(g), key=lambda r: (r["pos"] is None, r["pos"] or 0,
+                                                       r["canonical"], r["text"]))
+    for r in rows:
+        del r["pos"]
+    _write_atomic(out / "alignments.jsonl", _jsonl(rows))
+    _write_atomic(out / "flags.jsonl", _jsonl(f.to_dict() for f in flags))
+    _write_atomic(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+    _write_atomic(out / "graph.json", json.dumps(nx.node_link_data(g, edges="edges"),
+                                                 ensure_ascii=False) + "\n")
+    if graphml:
+        flat = nx.Graph()
+        flat.graph.update({k: v for k, v in g.graph.items() if isinstance(v, (str, int, float))})
+        for n, d in g.nodes(data=True):
+            flat.add_node(n, **{k: _scalar(v) for k, v in d.items()})
+        for u, v, d in g.edges(data=True):
+            flat.add_edge(u, v, **{k: _scalar(x) for k, x in d.items() if x is not None})
+        nx.write_graphml(flat, out / "graph.graphml.tmp")
+        os.replace(out / "graph.graphml.tmp", out / "graph.graphml")
+    report = out / "report.html"
+    _write_atomic(report, render_html(summary, flags, rows))
+    return report
+
+
+def _scalar(value):
+    """GraphML holds scalars only: lists and dicts become JSON text."""
+    return value if isinstance(value, (str, int, float, bool)) else json.dumps(value)
+
+
+_STYLE = """body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:75em;padding:0 1em}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.3em .5em;
+text-align:left;vertical-align:top}th{background:#f4f4f4;position:sticky;top:0}
+code{font-size:90%;background:#f6f6f6;padding:0 .2em}.yes{color:#176117}.no{color:#a11}
+details{margin:.4em 0;border:1px solid #ddd;border-radius:4px;padding:.4em .8em}
+summary{cursor:pointer}input{width:100%;padding:.4em;font-size:1em;margin:.5em 0}
+.num{text-align:right;font-variant-numeric:tabular-nums}"""
+
+_SCRIPT = """function filt(){const q=document.getElementById('q').value.toLowerCase();
+for(const r of document.querySelectorAll('#align tbody tr'))
+r.style.display=r.textContent.toLowerCase().includes(q)?'':'none';}"""
+
+
+def _e(x) -> str:
+    return html.escape("" if x is None else str(x))
+
+
+def _score(x) -> str:
+    return "" if x is None else f"{x:.3f}"
+
+
+def render_html(summary: dict, flags: list[Flag], rows: list[dict]) -> str:
+    """The report page: summary, flags grouped by rule, a searchable alignment table."""
+    tri = summary["triplets"]
+    share = tri["satisfied_share"]
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>nile-align report"
+             f"</title><style>{_STYLE}</style><script>{_SCRIPT}</script></head><body>",
+             "<h1>nile-align check report</h1>",
+             f"<p>Threshold T = {summary['threshold']:g}; propagation max hops "
+             f"{summary['max_hops']}; signature <code>{_e(summary['signature'])}</code></p>",
+             "<h2>Summary</h2><table>"]
+    facts = [("intents", summary["corpus"]["intents"]),
+             ("sentences", summary["corpus"]["sentences"]),
+             ("rows with invalid Nile", summary["corpus"]["invalid_rows"]),
+             ("triplets (intent, two of its sentences) checked", tri["checked"]),
+             ("… failing (5)", tri["fail_cond5"]), ("… failing (6)", tri["fail_cond6"]),
+             ("… satisfying both", f"{tri['satisfied']}"
+              + (f" ({share:.0%})" if share is not None else ""))]
+    facts += [(f"alignments {k.replace('_', ': ')}", v) for k, v in summary["alignments"].items()]
+    parts += [f"<tr><th>{_e(k)}</th><td class=num>{_e(v)}</td></tr>" for k, v in facts]
+    parts.append("</table><h2>Flags</h2>")
+    for rule, meaning in RULES.items():
+        mine = [f for f in flags if f.rule == rule]
+        parts.append(f"<h3><code>{rule}</code> — {len(mine)}</h3><p>{_e(meaning)}.</p>")
+        for f in mine:
+            title = f.intents[0]["canonical"] or f.intents[0]["written"][0] if f.intents else ""
+            parts.append(f"<details><summary><code>{_e(f.flag_id)}</code> {_e(title)}"
+                         f" [{_e(f.status)}]</summary><p>{_e(f.explanation)}</p><ul>")
+            parts += [f"<li>{_e(s['text'])} <small>({_e(', '.join(s['systems']))}; rows "
+                      f"{_e(', '.join(map(str, s['rows'])))})</small></li>" for s in f.sentences]
+            parts.append("</ul>")
+            if f.scores:
+                parts.append("<table><tr><th>kind</th><th>A</th><th>B</th><th>score</th>"
+                             "<th>decision</th></tr>")
+                parts += [f"<tr><td>{s['kind']}</td><td>{_e(s['a'])}</td><td>{_e(s['b'])}</td>"
+                          f"<td class=num>{_score(s['score'])}</td>"
+                          f"<td>{_e(s.get('source', ''))} {_e(s.get('decision', ''))}</td></tr>"
+                          for s in f.scores]
+                parts.append("</table>")
+            parts.append("</details>")
+    parts.append("<h2>Alignments</h2><input id=q oninput=filt() placeholder='filter rows…'>"
+                 "<table id=align><thead><tr><th>row</th><th>system</th><th>Nile</th>"
+                 "<th>sentence</th><th>score</th><th>decision</th><th>source</th></tr></thead>"
+                 "<tbody>")
+    parts += [f"<tr><td>{_e(r['row'])}</td><td>{_e(r['system'])}</td><td><code>{_e(r['nile'])}"
+              f"</code></td><td>{_e(r['text'])}</td><td class=num>{_score(r['score'])}</td>"
+              f"<td class={'yes' if r['decision'] else 'no'}>{'yes' if r['decision'] else 'no'}"
+              f"</td><td>{_e(r['source'])}</td></tr>" for r in rows]
+    parts.append("</tbody></table></body></html>\n")
+    return "\n".join(parts)

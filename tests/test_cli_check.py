@@ -1,0 +1,108 @@
+"""nile-align check / run: output files, exit status, decisions, help; and the model-marked
+end-to-end run on the shipped demo corpus."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from nile_align.cli import main
+
+from tiny_model import build_tiny_model
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = str(Path(sys.executable).with_name("nile-align"))
+OUTPUTS = ["alignments.jsonl", "flags.jsonl", "graph.graphml", "graph.json", "report.html",
+           "summary.json"]
+
+
+@pytest.fixture(scope="module")
+def tiny_dir(tmp_path_factory) -> Path:
+    return build_tiny_model(tmp_path_factory.mktemp("tiny"))
+
+
+@pytest.fixture
+def small_corpus(tmp_path) -> Path:
+    frame = pd.DataFrame({
+        "nile": ["for endpoint('guests') block service('ftp')"] * 2
+        + ["for endpoint('a') set bandwidth('max', '4.5', 'mbps')"],
+        "llama": ["Guests cannot use FTP", "Guests may not use FTP", "A is capped"],
+    })
+    path = tmp_path / "c.tsv"
+    frame.to_csv(path, sep="\t", index=False)
+    return path
+
+
+def test_check_writes_every_output_and_exits_1_on_open_flags(tiny_dir, small_corpus, tmp_path,
+                                                               capsys):
+    out = tmp_path / "out"
+    code = main(["check", str(small_corpus), "--text", "llama", "--out", str(out), "--model",
+                 str(tiny_dir), "--no-cache", "--threshold", "-1000"])
+    err = capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == OUTPUTS
+    flags = [json.loads(x) for x in (out / "flags.jsonl").read_text().splitlines()]
+    assert [f["rule"] for f in flags] == ["invalid_nile"]  # at T=-1000 every pair is "yes"
+    assert code == 1
+    assert "1 distinct intents, 1 pair with invalid Nile" in err
+    assert f"report: {out / 'report.html'}" in err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["triplets"]["satisfied"] == 1
+    assert summary["signature"].startswith("nile-align:0.1.0|model:")
+
+
+def test_decisions_and_run_exit_status(tiny_dir, small_corpus, tmp_path, capsys):
+    decisions = tmp_path / "d.csv"
+    pd.DataFrame({"nile": ["for endpoint('guests') block service('ftp')"],
+                  "text": ["Guests may not use FTP"], "decision": ["reject"]}).to_csv(
+        decisions, index=False)
+    out = tmp_path / "out"
+    code = main(["run", str(small_corpus), "--text", "llama", "--out", str(out), "--model",
+                 str(tiny_dir), "--no-cache", "--threshold", "-1000", "--decisions",
+                 str(decisions), "-q"])
+    assert code == 0  # run is the job, not a gate
+    assert capsys.readouterr().err == ""
+    rows = [json.loads(x) for x in (out / "alignments.jsonl").read_text().splitlines()]
+    assert [(r["text"], r["source"], r["decision"]) for r in rows] == [
+        ("Guests cannot use FTP", "scored", True), ("Guests may not use FTP", "reviewed", False)]
+    rules = [json.loads(x)["rule"] for x in (out / "flags.jsonl").read_text().splitlines()]
+    assert sorted(rules) == ["cond6", "invalid_nile"]
+
+
+def test_check_usage_errors(tiny_dir, small_corpus, tmp_path, capsys):
+    assert main(["check", str(small_corpus), "--out", str(tmp_path), "--model",
+                 str(tiny_dir), "--no-cache"]) == 2
+    assert "no column 'text'; the columns are 'nile', 'llama'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["check", "run"])
+def test_help_teaches(command):
+    result = subprocess.run([SCRIPT, command, "--help"], capture_output=True, text=True)
+    assert result.returncode == 0
+    assert "(6) align(i,n1) and para(n1,n2)  =>  align(i,n2)" in result.stdout or \
+        "nile-align run corpora/demo.csv" in result.stdout
+    assert "examples:" in result.stdout and "--max-hops" in result.stdout
+
+
+@pytest.mark.model
+def test_run_on_the_demo_corpus_with_the_default_model(tmp_path):
+    out = tmp_path / "demo"
+    result = subprocess.run([SCRIPT, "run", str(ROOT / "corpora" / "demo.csv"), "--out",
+                             str(out), "-q"], capture_output=True, text=True, timeout=1800)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in out.iterdir()) == OUTPUTS
+    rows = [json.loads(x) for x in (out / "alignments.jsonl").read_text().splitlines()]
+    demo = pd.read_csv(ROOT / "corpora" / "demo.csv")
+    assert len([r for r in rows if r["row"] is not None]) == len(demo)
+    assert all(isinstance(r["score"], float) for r in rows if r["row"] is not None)
+    flags = [json.loads(x) for x in (out / "flags.jsonl").read_text().splitlines()]
+    summary = json.loads((out / "summary.json").read_text())
+    assert sum(summary["flags"].values()) == len(flags)
+    assert "SmolLM2-135M-Instruct" in summary["signature"]
+    json.loads((out / "graph.json").read_text())
+    page = (out / "report.html").read_text()
+    assert page.startswith("<!doctype html>") and page.rstrip().endswith("</html>")

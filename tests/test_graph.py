@@ -1,0 +1,252 @@
+"""The translation graph and the implication checker on hand-built corpora, with a
+table-driven score provider: each rule fires where planted and nowhere else."""
+
+from __future__ import annotations
+
+import json
+
+import networkx as nx
+import pandas as pd
+import pytest
+
+from nile_align.blocking import candidate_pairs
+from nile_align.checker import check, summarize
+from nile_align.corpus import load_pairs
+from nile_align.errors import CorpusError, UsageError
+from nile_align.graph import build_graph, intent_id, propagate, sentence_id
+from nile_align.pipeline import run_check
+from nile_align.report import write_outputs
+
+I1 = "for endpoint('guests') block service('file transfer')"
+I2 = "for group('students') set quota('download', '100', 'gb/wk')"
+N1, N2, N3 = "Guests may not transfer files", "Guests cannot use file transfer", "Guests can ftp"
+M1, M2 = "Students get 100 GB of downloads a week", "Weekly student download quota: 100 GB"
+P1, P2 = "File transfer is off for guests", "No file transfer for the guest network"
+
+
+class Table:
+    """PLUIE(a, b) from a table (a, b) -> score; unlisted pairs score -1 (no). Records
+    every pair asked for."""
+
+    signature = "table-provider"
+
+    def __init__(self, scores: dict[tuple[str, str], float]):
+        self.scores, self.asked = scores, []
+
+    def __call__(self, a: list[str], b: list[str]) -> list[float]:
+        self.asked += list(zip(a, b))
+        return [self.scores.get((x, y), -1.0) for x, y in zip(a, b)]
+
+
+def yes(*pairs: tuple[str, str], both: bool = True) -> dict[tuple[str, str], float]:
+    out = {}
+    for x, y in pairs:
+        out[(x, y)] = 2.0
+        if both:
+            out[(y, x)] = 2.0
+    return out
+
+
+def corpus(rows: list[tuple]) -> pd.DataFrame:
+    """(nile, text[, gold]) rows as a long-format corpus."""
+    frame = pd.DataFrame([(r[0], r[1], r[2] if len(r) > 2 else "") for r in rows],
+                         columns=["nile", "text", "gold"])
+    frame["system"] = ["sys_a", "sys_b"] * (len(frame) // 2) + ["sys_a"] * (len(frame) % 2)
+    return load_pairs(frame)
+
+
+def rules(flags) -> list[tuple[str, tuple]]:
+    """(rule, sentence texts) per flag; cond6 keeps its order (aligned one first)."""
+    def texts(f):
+        t = tuple(s["text"] for s in f.sentences)
+        return t if f.rule == "cond6" else tuple(sorted(t))
+    return sorted((f.rule, texts(f)) for f in flags)
+
+
+def run(rows, scores, **kw):
+    table = Table(scores)
+    g = build_graph(corpus(rows), table, candidates=kw.pop("candidates", 10),
+                    decisions=kw.pop("decisions", None), threshold=kw.pop("threshold", 0.0))
+    inferred = propagate(g, max_hops=kw.pop("max_hops", 1))
+    return g, check(g), inferred, table
+
+
+def test_scores_nile_once_as_reference_and_sentences_both_ways():
+    g, flags, _, table = run([(I1, N1), (I1, N2)], {(I1, N1): 1, (I1, N2): 1, (N1, N2): 1,
+                                                    (N2, N1): 1})
+    assert (I1, N1) in table.asked and (N1, I1) not in table.asked
+    assert (N1, N2) in table.asked and (N2, N1) in table.asked
+    assert flags == []
+    assert g.edges[intent_id(I1), sentence_id(N1)]["source"] == "scored"
+
+
+def test_equivalent_nile_variants_merge_into_one_node():
+    variant = "define intent q7:  for endpoint('GUESTS')\n  block service('file transfer')"
+    g, _, _, _ = run([(I1, N1), (variant, N2)], {})
+    intents = [n for n, k in g.nodes(data="kind") if k == "intent"]
+    assert intents == [intent_id(corpus([(I1, N1)])["key"][0])]
+    assert g.nodes[intents[0]]["written"] == [I1, variant]
+    assert g.degree(intents[0]) == 2
+
+
+def test_sentences_merge_on_normalised_text():
+    g, _, _, _ = run([(I1, N1), (I2, "  " + N1.upper() + " ")], {})
+    assert sum(k == "sentence" for _, k in g.nodes(data="kind")) == 1
+
+
+def test_cond5_fires_only_for_the_planted_pair():
+    scores = {(I1, N1): 1, (I1, N2): 1, (N1, N2): 1, (N2, N1): -0.5,  # one direction fails
+              (I2, M1): 1, (I2, M2): 1, **yes((M1, M2))}
+    g, flags, _, _ = run([(I1, N1), (I1, N2), (I2, M1), (I2, M2)], scores, candidates=0)
+    assert rules(flags) == [("cond5", tuple(sorted((N1, N2))))]
+    assert {s["score"] for s in flags[0].scores if s["kind"] == "para"} == {1, -0.5}
+    summary = summarize(g, flags)
+    assert summary["triplets"] == {"total": 2, "checked": 2, "fail_cond5": 1, "fail_cond6": 0,
+                                   "satisfied": 1, "satisfied_share": 0.5}
+
+
+def test_cond6_flags_a_rejected_paraphrase_and_keeps_the_scored_decision():
+    scores = {(I1, N1): 1, (I1, N3): -1, **yes((N1, N3))}
+    g, flags, inferred, _ = run([(I1, N1), (I1, N3)], scores)
+    assert rules(flags) == [("cond6", (N1, N3))]
+    assert inferred == []
+    edge = g.edges[intent_id(I1), sentence_id(N3)]
+    assert (edge["decision"], edge["source"]) == (False, "scored")
+
+
+def test_propagation_infers_with_evidence_and_respects_max_hops():
+    rows = [(I1, N1), ("", P1), ("", P2)]
+    scores = {(I1, N1): 1, (N1, P1): 1.5, (P1, N1): 0.7, **yes((P1, P2))}
+    g, flags, inferred, _ = run(rows, scores)
+    assert inferred == [(intent_id(corpus(rows)["key"][0]), sentence_id(P1))]
+    edge = g.edges[inferred[0]]
+    assert (edge["decision"], edge["source"]) == (True, "inferred")
+    assert edge["evidence"] == [{"intent": inferred[0][0], "from": sentence_id(N1),
+                                 "to": sentence_id(P1), "score_from_to": 1.5,
+                                 "score_to_from": 0.7}]
+    assert flags == []
+    g2, _, inferred2, _ = run(rows, scores, max_hops=2)
+    assert [s for _, s in inferred2] == [sentence_id(P1), sentence_id(P2)]
+    chain = g2.edges[inferred2[1]]["evidence"]
+    assert [step["to"] for step in chain] == [sentence_id(P1), sentence_id(P2)]
+    with pytest.raises(UsageError):
+        propagate(g2, max_hops=0)
+
+
+def test_gold_beats_score_and_inference_and_reviewed_beats_gold():
+    rows = [(I1, N1, "1"), (I1, N3, "0")]
+    scores = {(I1, N1): -1, (I1, N3): 1, **yes((N1, N3))}
+    g, flags, inferred, _ = run(rows, scores)
+    i = intent_id(corpus(rows)["key"][0])
+    assert [(g.edges[i, sentence_id(n)]["decision"], g.edges[i, sentence_id(n)]["source"])
+            for n in (N1, N3)] == [(True, "gold"), (False, "gold")]
+    assert inferred == []
+    assert rules(flags) == sorted([("cond6", (N1, N3)), ("gold_disagreement", (N1,)),
+                                   ("gold_disagreement", (N3,))])
+    reviewed = [{"nile": I1, "text": N3, "decision": True}]
+    g, flags, _, _ = run(rows, scores, decisions=reviewed)
+    assert g.edges[intent_id(corpus(rows)["key"][0]), sentence_id(N3)]["source"] == "reviewed"
+    assert "cond6" not in {f.rule for f in flags}
+
+
+def test_conflict_between_intents():
+    scores = {(I1, N1): 1, (I2, M1): 1, **yes((N1, M1))}
+    g, flags, inferred, _ = run([(I1, N1), (I2, M1)], scores)
+    assert rules(flags) == [("conflict", tuple(sorted((N1, M1))))]
+    assert len(flags[0].intents) == 2
+    assert inferred == []  # neither sentence gets a second intent
+
+
+def test_ambiguous_inference_is_a_conflict_not_an_alignment():
+    scores = {(I1, N1): 1, (I2, M1): 1, **yes((N1, P1)), **yes((M1, P1))}
+    g, flags, inferred, _ = run([(I1, N1), (I2, M1), ("", P1)], scores)
+    assert inferred == []
+    assert not any(e["kind"] == "align" for _, _, e in g.edges(sentence_id(P1), data=True))
+
+
+def test_invalid_nile_is_flagged_and_not_scored():
+    bad = "for endpoint('a') set bandwidth('max', '4.5', 'mbps')"
+    g, flags, _, table = run([(I1, N1), (bad, N2)], {(I1, N1): 1})
+    assert rules(flags) == [("invalid_nile", (N2,))]
+    assert "not a non-negative integer" in flags[0].explanation
+    assert all(bad not in pair for pair in table.asked)
+
+
+def test_flag_ids_are_stable_across_runs_and_row_order():
+    rows = [(I1, N1), (I1, N2), (I1, N3), (I2, M1), (I2, M2)]
+    scores = {(I1, N1): 1, (I1, N2): 1, (I1, N3): -1, (I2, M1): 1, (I2, M2): 1,
+              **yes((N1, N3)), **yes((N1, M1))}
+    first = {f.flag_id: f.rule for f in run(rows, scores)[1]}
+    again = {f.flag_id: f.rule for f in run(list(reversed(rows)), scores)[1]}
+    assert first == again
+    assert sorted(first.values()) == ["cond5", "cond5", "cond6", "conflict"]
+
+
+def test_check_at_another_threshold_uses_a_copy():
+    scores = {(I1, N1): 1, (I1, N2): 0.5, **yes((N1, N2))}
+    g, flags, _, _ = run([(I1, N1), (I1, N2)], scores)
+    assert flags == []
+    strict = check(g, threshold=0.8)
+    assert rules(strict) == [("cond6", (N1, N2))]
+    assert g.graph["threshold"] == 0.0 and check(g) == []
+
+
+def test_blocking_pairs_nearest_texts_across_groups():
+    texts = ["guests cannot transfer files", "guests may not transfer files",
+             "students download quota", "student download quotas weekly", "totally else"]
+    near = candidate_pairs(texts, k=1)
+    assert (0, 1) in near and (2, 3) in near and (0, 2) not in near
+    grouped = candidate_pairs(texts, k=1, groups=[0, 0, 1, 1, -1])
+    assert (0, 1) not in grouped and (2, 3) not in grouped
+    assert candidate_pairs(texts, k=0) == [] and candidate_pairs(texts[:1], k=3) == []
+
+
+def test_wide_corpus_and_bad_gold():
+    frame = pd.DataFrame({"nile": [I1, I2], "llama": [N1, M1], "mistral": [N2, M2]})
+    long = load_pairs(frame, wide=["llama", "mistral"])
+    assert long[["row", "system", "text"]].values.tolist() == [
+        [1, "llama", N1], [1, "mistral", N2], [2, "llama", M1], [2, "mistral", M2]]
+    with pytest.raises(UsageError, match="no column 'gpt'"):
+        load_pairs(frame, wide=["llama", "gpt"])
+    with pytest.raises(CorpusError, match="row 1: gold label 'maybe'"):
+        load_pairs(pd.DataFrame({"nile": [I1], "text": [N1], "gold": ["maybe"]}))
+
+
+def test_outputs_are_complete_and_valid(tmp_path):
+    rows = [(I1, N1), (I1, N3), ("", P1), ("for endpoint('x') allow", N2)]
+    scores = {(I1, N1): 1, (I1, N3): -1, **yes((N1, N3)), **yes((N1, P1))}
+    result = run_check(corpus(rows), Table(scores), out=tmp_path, candidates=10)
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["alignments.jsonl", "flags.jsonl", "graph.graphml", "graph.json",
+                     "report.html", "summary.json"]
+    aligned = [json.loads(x) for x in (tmp_path / "alignments.jsonl").read_text().splitlines()]
+    assert [(a["text"], a["source"], a["decision"]) for a in aligned] == [
+        (N1, "scored", True), (N3, "scored", False), (P1, "inferred", True)]
+    assert aligned[2]["evidence"][0]["score_from_to"] == 2.0
+    flags = [json.loads(x) for x in (tmp_path / "flags.jsonl").read_text().splitlines()]
+    assert [f["rule"] for f in flags] == ["cond6", "invalid_nile"]
+    assert all(f["status"] == "open" and f["signature"] == "table-provider" for f in flags)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["flags"]["cond6"] == 1 and summary["alignments"]["inferred_yes"] == 1
+    graph = nx.node_link_graph(json.loads((tmp_path / "graph.json").read_text()),
+                               edges="edges")
+    assert graph.number_of_edges() == result.graph.number_of_edges()
+    assert nx.read_graphml(tmp_path / "graph.graphml").number_of_nodes() == \
+        result.graph.number_of_nodes()
+    page = (tmp_path / "report.html").read_text()
+    assert all(f["flag_id"] in page for f in flags) and "<script>" in page
+    assert "http" not in page.split("<body>")[0]  # self-contained: no external assets
+    write_outputs(result.graph, result.flags, result.summary, tmp_path, graphml=False)
+
+
+def test_approximate_blocking_agrees_with_exact_and_is_deterministic():
+    subjects = ["guests", "students", "staff", "dorms", "labs", "visitors", "servers", "faculty"]
+    services = ["ftp", "netflix", "ssh", "torrent", "gaming", "email", "dns", "video"]
+    texts = [f"{s} {n} cannot use {v}" if n % 2 else f"block {v} for {s} {n}"
+             for n in range(5) for s in subjects for v in services]
+    groups = [x // 4 for x in range(len(texts))]
+    exact = set(candidate_pairs(texts, k=3, groups=groups))
+    approx = candidate_pairs(texts, k=3, groups=groups, exact_limit=0)
+    assert approx == candidate_pairs(texts, k=3, groups=groups, exact_limit=0)
+    assert all(groups[i] != groups[j] for i, j in approx)
+    assert len(exact & set(approx)) / len(exact) > 0.8
