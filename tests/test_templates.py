@@ -11,7 +11,7 @@ from nile_align.templates import TemplateError, available_templates, get_templat
 
 from tiny_model import build_tiny_model
 
-SHIPPED = {"net", "para", "fr", "rev", "yesno-net"}
+SHIPPED = {"net", "para", "fr", "rev", "yesno-net", "choice-net", "likert-net"}
 
 
 @pytest.fixture(scope="module")
@@ -219,6 +219,11 @@ def normalise(text: str) -> str:
     ("rev", "star-pluie-2025.txt", {}),
     ("yesno-net", "star-pluie-2025.txt", {}),
     ("para", "parapluie-coling-2025.txt", {"{S}": "S", "{H}": "H"}),
+    # Segments 4-5 print the JSON braces single; the templates double them (format strings).
+    ("choice-net", "star-pluie-2025.txt", {"{translation_1}": "{translation 1}",
+                                           "{translation_2}": "{translation 2}",
+                                           "{{": "{", "}}": "}"}),
+    ("likert-net", "star-pluie-2025.txt", {"{{": "{", "}}": "}"}),
 ])
 def test_wording_is_quoted_from_the_papers(shared_data, name, paper, placeholders):
     text = (shared_data.parent / "papers" / paper).read_text(encoding="utf-8")

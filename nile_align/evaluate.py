@@ -1,0 +1,250 @@
+"""Evaluation against human judgement: importers into one frame, every method scored on the
+same pairs (the *-PLUIE templates, the output-based judges, the similarity baselines), the
+papers' tables (classification as Table 1, preference as Table 2, cost as Table 3).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import CorpusError, UsageError
+
+__all__ = ["EvalResult", "Method", "load_labelled", "load_preferences", "load_ratings",
+           "run_evaluation", "JUDGES"]
+
+#: Output-based judge name -> template (star-pluie Appendix D, Prompt segments 3-5).
+JUDGES = {"yesno": "yesno-net", "likert": "likert-net", "choice": "choice-net"}
+
+
+def _frame(source, fmt: str | None):
+    import pandas as pd
+
+    from .corpus import read_table
+
+    return source.copy() if isinstance(source, pd.DataFrame) else read_table(str(source),
+                                                                            fmt=fmt)
+
+
+def _require(frame, columns: Sequence[str], name: str) -> None:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise UsageError(f"{name}: no column {', '.join(map(repr, missing))}; the columns are "
+                         f"{', '.join(map(repr, map(str, frame.columns)))}")
+
+
+def _texts(frame, columns: Sequence[str], name: str) -> None:
+    for c in columns:
+        for row, value in enumerate(frame[c].tolist(), 1):
+            if not isinstance(value, str) or not value.strip():
+                raise CorpusError(f"{name} row {row}: column {c!r} is empty")
+
+
+def load_labelled(source, *, a: str = "a", b: str = "b", label: str = "label",
+                  fmt: str | None = None):
+    """Labelled pairs (reference ``a``, candidate ``b``, ``label`` 0/1) as columns a, b,
+    label; a bad label is reported with its row number."""
+    from .corpus import _gold
+
+    name = "<DataFrame>" if not isinstance(source, str) else source
+    frame = _frame(source, fmt)
+    _require(frame, [a, b, label], name)
+    _texts(frame, [a, b], name)
+    labels = []
+    for row, value in enumerate(frame[label].tolist(), 1):
+        v = _gold(value, f"{name} row {row}")
+        if v is None:
+            raise CorpusError(f"{name} row {row}: column {label!r} is empty")
+        labels.append(int(v))
+    out = frame.rename(columns={a: "a", b: "b"})[["a", "b"]].reset_index(drop=True)
+    out["label"] = labels
+    return out
+
+
+def load_ratings(source, *, a: str = "nile", b: str = "text", rating: str = "rating",
+                 cutoff: float = 60.0, fmt: str | None = None):
+    """NEAT-style MUSHRA ratings (0-100 per translation), binarised at ``cutoff``: the NEAT
+    acceptability rule, "Good" or "Excellent" (>= 60), is positive."""
+    name = "<DataFrame>" if not isinstance(source, str) else source
+    frame = _frame(source, fmt)
+    _require(frame, [a, b, rating], name)
+    _texts(frame, [a, b], name)
+    values = []
+    for row, value in enumerate(frame[rating].tolist(), 1):
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = float("nan")
+        if not 0 <= number <= 100:
+            raise CorpusError(f"{name} row {row}: rating {value!r} is not a number in 0-100")
+        values.append(number)
+    out = frame.rename(columns={a: "a", b: "b"})[["a", "b"]].reset_index(drop=True)
+    out["rating"] = values
+    out["label"] = (out["rating"] >= cutoff).astype(int)
+    return out
+
+
+def load_preferences(source, *, ref: str = "nile", a: str = "a", b: str = "b",
+                     choice: str = "choice", fmt: str | None = None):
+    """Preference items: a reference, two candidates and the human choice A, B or tie."""
+    from .metrics import _normalise_choice
+
+    name = "<DataFrame>" if not isinstance(source, str) else source
+    frame = _frame(source, fmt)
+    _require(frame, [ref, a, b, choice], name)
+    _texts(frame, [ref, a, b], name)
+    choices = []
+    for row, value in enumerate(frame[choice].tolist(), 1):
+        try:
+            choices.append(_normalise_choice(value))
+        except ValueError as e:
+            raise CorpusError(f"{name} row {row}: {e}") from None
+    out = frame.rename(columns={ref: "ref", a: "a", b: "b"})[["ref", "a", "b"]]
+    out = out.reset_index(drop=True)
+    out["choice"] = choices
+    return out
+
+
+@dataclass
+class Method:
+    """One method's scores on the evaluation pairs, with its cost and signature."""
+
+    name: str
+    kind: str                      # pluie | judge | baseline
+    scores: np.ndarray
+    seconds: float
+    signature: str
+    natural_threshold: float | None = None
+    template: str | None = None            # the template of a scored method
+    preference: np.ndarray | None = None   # choice judge: +1 A, -1 B, 0 tie per item
+    pref_seconds: float = 0.0
+
+
+@dataclass
+class EvalResult:
+    """Tables as DataFrames plus the raw scores (one column per method)."""
+
+    classification: Any
+    preference: Any
+    cost: Any
+    scores: Any
+    methods: list[Method] = field(default_factory=list)
+
+
+def _timed(fn, *args, **kwargs) -> tuple[np.ndarray, float]:
+    started = time.perf_counter()
+    values = np.asarray(fn(*args, **kwargs), dtype=float)
+    return values, time.perf_counter() - started
+
+
+def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net",),
+                   judges: Sequence[str] = (), baselines: Sequence[str] = (),
+                   preferences=None, bootstrap: int = 1000, seed: int = 0,
+                   progress: bool | None = False) -> EvalResult:
+    """Score ``pairs`` (from a loader: a, b, label) with every method and compute the
+    tables. ``metrics``: *-PLUIE templates; ``judges``: names of :data:`JUDGES`;
+    ``baselines``: names of :data:`nile_align.baselines.BASELINES`. ``preferences``
+    (optional, from :func:`load_preferences`) adds the preference table."""
+    import pandas as pd
+
+    from .baselines import BASELINES, MiniLM, baseline_scores
+    from .metrics import best_f1_threshold, bootstrap_ci, classification, preference
+
+    unknown = [j for j in judges if j not in JUDGES]
+    if unknown:
+        raise UsageError(f"unknown judge {unknown[0]!r}; choose from {', '.join(JUDGES)}")
+    a, b = pairs["a"].tolist(), pairs["b"].tolist()
+    methods: list[Method] = []
+    if (metrics or judges) and scorer is None:
+        from .scoring import Scorer
+
+        scorer = Scorer()
+    for name in metrics:
+        t = scorer.template(name)
+        if t.method != "pluie":
+            raise UsageError(f"template {name!r} is a {t.method} judge; pass it with --judges")
+        values, took = _timed(scorer.score, a=a, b=b, template=name, progress=progress)
+        methods.append(Method(t.title, "pluie", values, took, str(scorer.signature(name)),
+                              t.natural_threshold, t.name))
+    for judge in judges:
+        t = scorer.template(JUDGES[judge])
+        if judge == "choice":
+            if preferences is None:
+                continue  # a choice judge only answers preference items
+            values, took = _timed(
+                scorer.score, a=preferences["ref"].tolist(), b=preferences["a"].tolist(),
+                template=t.name, method="generate",
+                extra={"translation_2": preferences["b"].tolist()}, progress=progress)
+            methods.append(Method(t.title, "judge", np.full(len(a), np.nan), 0.0,
+                                  str(scorer.signature(t.name, method="generate")), None,
+                                  t.name, preference=values, pref_seconds=took))
+            continue
+        values, took = _timed(scorer.score, a=a, b=b, template=t.name, method="generate",
+                              progress=progress)
+        methods.append(Method(t.title, "judge", values, took,
+                              str(scorer.signature(t.name, method="generate")),
+                              t.natural_threshold, t.name))
+    model = MiniLM() if any(BASELINES.get(x) for x in baselines) else None
+    for name in baselines:
+        values, took = _timed(baseline_scores, name, a, b, model)
+        methods.append(Method(name, "baseline", values, took,
+                              f"nile-align-baseline:{name}" + ("|all-MiniLM-L6-v2"
+                                                               if BASELINES[name] else "")))
+
+    labels = pairs["label"].to_numpy()
+    rows = []
+    for m in methods:
+        if np.isnan(m.scores).all():
+            continue
+        best = best_f1_threshold(labels, m.scores)
+        for which, thr in (("natural", m.natural_threshold), ("best F1", best)):
+            if thr is None:
+                continue
+            c = classification(labels, m.scores, thr)
+            ci = bootstrap_ci(labels, m.scores, thr, resamples=bootstrap, seed=seed)
+            rows.append({"method": m.name, "threshold": which, "thr": c.threshold,
+                         "accuracy": c.accuracy, "precision": c.precision, "recall": c.recall,
+                         "f1": c.f1, **{f"{k}_ci": v for k, v in ci.items()},
+                         "unparsed": int(np.isnan(m.scores).sum()), "signature": m.signature})
+    pref_rows = []
+    if preferences is not None:
+        human = preferences["choice"].tolist()
+        for m in methods:
+            if m.preference is not None:
+                p = preference(human, m.preference, np.zeros(len(human)))
+                took = m.pref_seconds
+            elif m.kind == "judge" and m.name.startswith("LLM-Yes/No"):
+                continue  # a yes/no answer per candidate cannot rank two candidates
+            else:
+                refs, ca, cb = (preferences[c].tolist() for c in ("ref", "a", "b"))
+                if m.kind == "baseline":
+                    sa, t1 = _timed(baseline_scores, m.name, refs, ca, model)
+                    sb, t2 = _timed(baseline_scores, m.name, refs, cb, model)
+                else:
+                    template = m.template
+                    method = "generate" if m.kind == "judge" else "pluie"
+                    sa, t1 = _timed(scorer.score, a=refs, b=ca, template=template,
+                                    method=method, progress=progress)
+                    sb, t2 = _timed(scorer.score, a=refs, b=cb, template=template,
+                                    method=method, progress=progress)
+                p = preference(human, sa, sb)
+                took = t1 + t2
+            pref_rows.append({"method": m.name, "pairwise_accuracy": p.pairwise_accuracy,
+                              "epsilon": p.epsilon, "cramers_v": p.cramers_v, "kappa": p.kappa,
+                              "seconds": took, "signature": m.signature})
+    cost = [{"method": m.name, "kind": m.kind, "pairs": len(a) if m.preference is None
+             else len(m.preference), "seconds": m.seconds or m.pref_seconds,
+             "pairs_per_s": (len(a) if m.preference is None else len(m.preference))
+             / max(m.seconds or m.pref_seconds, 1e-9), "signature": m.signature}
+            for m in methods]
+    scores = pairs.copy()
+    for m in methods:
+        if m.preference is None:
+            scores[m.name] = m.scores
+    return EvalResult(pd.DataFrame(rows), pd.DataFrame(pref_rows), pd.DataFrame(cost), scores,
+                      methods)
+
