@@ -59,6 +59,7 @@ class _Flagger:
     def __init__(self, g: nx.Graph):
         self.g, self.t = g, g.graph["threshold"]
         self.flags: list[Flag] = []
+        self._facts: dict[tuple[str, str], list[dict]] = {}
 
     def intent(self, i: str) -> dict:
         n = self.g.nodes[i]
@@ -72,7 +73,17 @@ class _Flagger:
         e = self.g.edges[i, s]
         return {"kind": "align", "a": self.g.nodes[i]["canonical"], "b": self.g.nodes[s]["text"],
                 "score": e["score"], "gold": e["gold"], "reviewed": e["reviewed"],
-                "decision": e["decision"], "source": e["source"]}
+                "decision": e["decision"], "source": e["source"], "facts": self.facts(i, s)}
+
+    def facts(self, i: str, s: str) -> list[dict]:
+        """The fact check's evidence for a pair: what the sentence misses or contradicts."""
+        from .facts import check_facts
+        from .grammar import parse
+
+        if (i, s) not in self._facts:
+            findings = check_facts(parse(self.g.nodes[i]["canonical"]), self.g.nodes[s]["text"])
+            self._facts[i, s] = [f.to_dict() for f in findings if f.status != "matched"]
+        return self._facts[i, s]
 
     def para(self, u: str, v: str) -> list[dict]:
         e = self.g.edges[u, v]

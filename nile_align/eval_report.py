@@ -37,7 +37,8 @@ def tables(result: EvalResult) -> dict[str, Any]:
         out["Preference (as star-pluie Table 2)"] = pd.DataFrame([
             {"method": r["method"], "pairwise acc. (tie-calibrated)":
              _f(r["pairwise_accuracy"]), "ε": _f(r["epsilon"], 3),
-             "Cramér's V": _f(r["cramers_v"]), "Cohen's κ": _f(r["kappa"])}
+             "Cramér's V": _f(r["cramers_v"]), "Cohen's κ": _f(r["kappa"]),
+             "unparsed": r["unparsed"]}
             for r in result.preference.to_dict("records")])
     out["Cost (as star-pluie Table 3, on this machine)"] = pd.DataFrame([
         {"method": r["method"], "kind": r["kind"], "pairs": r["pairs"],
@@ -46,7 +47,8 @@ def tables(result: EvalResult) -> dict[str, Any]:
     return out
 
 
-NOTE = "Brackets: 95% bootstrap intervals (pairs resampled, threshold fixed)."
+NOTE = ("Brackets: 95% bootstrap intervals (pairs resampled, threshold fixed). Unparsed: "
+        "judge answers with no readable verdict, counted as negative (a tie in preferences).")
 
 
 def markdown(result: EvalResult) -> str:

@@ -114,7 +114,7 @@ class Method:
     """One method's scores on the evaluation pairs, with its cost and signature."""
 
     name: str
-    kind: str                      # pluie | judge | baseline
+    kind: str                      # pluie | judge | baseline | facts | combined
     scores: np.ndarray
     seconds: float
     signature: str
@@ -143,15 +143,19 @@ def _timed(fn, *args, **kwargs) -> tuple[np.ndarray, float]:
 
 def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net",),
                    judges: Sequence[str] = (), baselines: Sequence[str] = (),
-                   preferences=None, bootstrap: int = 1000, seed: int = 0,
-                   progress: bool | None = False) -> EvalResult:
+                   preferences=None, facts: bool = False, bootstrap: int = 1000,
+                   seed: int = 0, progress: bool | None = False) -> EvalResult:
     """Score ``pairs`` (from a loader: a, b, label) with every method and compute the
     tables. ``metrics``: *-PLUIE templates; ``judges``: names of :data:`JUDGES`;
     ``baselines``: names of :data:`nile_align.baselines.BASELINES`. ``preferences``
-    (optional, from :func:`load_preferences`) adds the preference table."""
+    (optional, from :func:`load_preferences`) adds the preference table. ``facts`` adds
+    the structural fact check alone and, for each *-PLUIE metric, the metric with fact
+    vetoes (a contradicted fact rejects the pair), so each part's contribution shows."""
     import pandas as pd
 
+    from . import __version__
     from .baselines import BASELINES, MiniLM, baseline_scores
+    from .facts import fact_score, nile_facts, veto
     from .metrics import best_f1_threshold, bootstrap_ci, classification, preference
 
     unknown = [j for j in judges if j not in JUDGES]
@@ -188,6 +192,18 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
         methods.append(Method(t.title, "judge", values, took,
                               str(scorer.signature(t.name, method="generate")),
                               t.natural_threshold, t.name))
+    if facts:
+        started = time.perf_counter()
+        findings = nile_facts(a, b)
+        took = time.perf_counter() - started
+        signature = f"nile-align-facts:{__version__}"
+        for m in [m for m in methods if m.kind == "pluie"]:
+            methods.append(Method(f"{m.name} + fact veto", "combined",
+                                  np.array([veto(x, f) for x, f in zip(m.scores, findings)]),
+                                  m.seconds + took, f"{m.signature}|veto:{signature}",
+                                  m.natural_threshold, m.template))
+        methods.append(Method("fact check", "facts", np.array([fact_score(f) for f in findings]),
+                              took, signature, 0.0))
     model = MiniLM() if any(BASELINES.get(x) for x in baselines) else None
     for name in baselines:
         values, took = _timed(baseline_scores, name, a, b, model)
@@ -198,8 +214,9 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
     labels = pairs["label"].to_numpy()
     rows = []
     for m in methods:
-        if np.isnan(m.scores).all():
-            continue
+        if m.preference is not None:
+            continue  # a choice judge has no per-pair score
+        # Unparsable judge answers (NaN) count as "no"; the table says how many there were.
         best = best_f1_threshold(labels, m.scores)
         for which, thr in (("natural", m.natural_threshold), ("best F1", best)):
             if thr is None:
@@ -224,6 +241,15 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
                 if m.kind == "baseline":
                     sa, t1 = _timed(baseline_scores, m.name, refs, ca, model)
                     sb, t2 = _timed(baseline_scores, m.name, refs, cb, model)
+                elif m.kind == "facts":
+                    sa, t1 = _timed(_fact_scores, refs, ca)
+                    sb, t2 = _timed(_fact_scores, refs, cb)
+                elif m.kind == "combined":
+                    pa = scorer.score(a=refs, b=ca, template=m.template, progress=progress)
+                    pb = scorer.score(a=refs, b=cb, template=m.template, progress=progress)
+                    sa = np.array([veto(x, f) for x, f in zip(pa, nile_facts(refs, ca))])
+                    sb = np.array([veto(x, f) for x, f in zip(pb, nile_facts(refs, cb))])
+                    t1 = t2 = 0.0
                 else:
                     template = m.template
                     method = "generate" if m.kind == "judge" else "pluie"
@@ -233,9 +259,11 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
                                     method=method, progress=progress)
                 p = preference(human, sa, sb)
                 took = t1 + t2
+            unparsed = int(np.isnan(m.preference).sum()) if m.preference is not None else \
+                int((np.isnan(sa) | np.isnan(sb)).sum())
             pref_rows.append({"method": m.name, "pairwise_accuracy": p.pairwise_accuracy,
                               "epsilon": p.epsilon, "cramers_v": p.cramers_v, "kappa": p.kappa,
-                              "seconds": took, "signature": m.signature})
+                              "unparsed": unparsed, "seconds": took, "signature": m.signature})
     cost = [{"method": m.name, "kind": m.kind, "pairs": len(a) if m.preference is None
              else len(m.preference), "seconds": m.seconds or m.pref_seconds,
              "pairs_per_s": (len(a) if m.preference is None else len(m.preference))
@@ -248,3 +276,8 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
     return EvalResult(pd.DataFrame(rows), pd.DataFrame(pref_rows), pd.DataFrame(cost), scores,
                       methods)
 
+
+def _fact_scores(refs: list[str], candidates: list[str]) -> list[float]:
+    from .facts import fact_score, nile_facts
+
+    return [fact_score(f) for f in nile_facts(refs, candidates)]

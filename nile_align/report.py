@@ -133,6 +133,11 @@ def render_html(summary: dict, flags: list[Flag], rows: list[dict]) -> str:
                 parts += [f"<tr><td>{s['kind']}</td><td>{_e(s['a'])}</td><td>{_e(s['b'])}</td>"
                           f"<td class=num>{_score(s['score'])}</td>"
                           f"<td>{_e(s.get('source', ''))} {_e(s.get('decision', ''))}</td></tr>"
+                          + ("<tr><td></td><td colspan=4><small>fact check: "
+                             + "; ".join(_e(f"{x['status']} {x['kind']} {x['fact']}"
+                                            + (f" ({x['detail']})" if x["detail"] else ""))
+                                         for x in s["facts"]) + "</small></td></tr>"
+                             if s.get("facts") else "")
                           for s in f.scores]
                 parts.append("</table>")
             parts.append("</details>")

@@ -143,3 +143,19 @@ def test_shipped_few_shot_examples_are_the_templates_own():
         assert any(f'A: "{r.a}"; B: "{r.b}"' == m.content for m in t.messages), r
     appendix = pd.read_csv(ROOT / "corpora" / "appendix-i.tsv", sep="\t")
     assert len(appendix) == 25 and set(appendix["table"]) == {7, 8}
+
+
+def test_fact_check_and_veto_are_evaluated_separately(tiny_scorer):
+    pairs = load_labelled(EVAL, a="nile", b="text").head(30)
+    prefs = load_preferences(PREFS).head(8)
+    result = run_evaluation(pairs, scorer=tiny_scorer, metrics=["net"], facts=True,
+                            preferences=prefs, bootstrap=20)
+    names = [m.name for m in result.methods]
+    assert names == ["Net-PLUIE", "Net-PLUIE + fact veto", "fact check"]
+    net, vetoed, facts = (result.scores[n].to_numpy() for n in names)
+    contradicted = facts == -1.0
+    assert contradicted.any() and (vetoed[contradicted] < net[contradicted] - 999).all()
+    assert (vetoed[~contradicted] == net[~contradicted]).all()
+    assert set(result.preference["method"]) == set(names)
+    assert result.classification.set_index(["method", "threshold"]).loc[
+        ("fact check", "natural"), "thr"] == 0.0

@@ -250,3 +250,13 @@ def test_approximate_blocking_agrees_with_exact_and_is_deterministic():
     assert approx == candidate_pairs(texts, k=3, groups=groups, exact_limit=0)
     assert all(groups[i] != groups[j] for i, j in approx)
     assert len(exact & set(approx)) / len(exact) > 0.8
+
+
+def test_flags_carry_fact_check_evidence():
+    wrong = "Guests may use file transfer"
+    scores = {(I1, N1): 1, (I1, wrong): -1, **yes((N1, wrong))}
+    _, flags, _, _ = run([(I1, N1), (I1, wrong)], scores)
+    (flag,) = flags
+    facts = {s["b"]: s["facts"] for s in flag.scores if s["kind"] == "align"}
+    assert facts[N1] == []
+    assert [(f["kind"], f["status"]) for f in facts[wrong]] == [("polarity", "contradicted")]
