@@ -21,27 +21,25 @@ __all__ = ["EvalResult", "Method", "load_labelled", "load_preferences", "load_ra
 JUDGES = {"yesno": "yesno-net", "likert": "likert-net", "choice": "choice-net"}
 
 
-def _frame(source, fmt: str | None):
+def _open(source, fmt: str | None, columns: Sequence[str], texts: Sequence[str]):
+    """(name, frame) of a path or DataFrame that has ``columns``, with non-empty ``texts``."""
     import pandas as pd
 
     from .corpus import read_table
 
-    return source.copy() if isinstance(source, pd.DataFrame) else read_table(str(source),
-                                                                            fmt=fmt)
-
-
-def _require(frame, columns: Sequence[str], name: str) -> None:
+    if isinstance(source, pd.DataFrame):
+        name, frame = "<DataFrame>", source.copy()
+    else:
+        name, frame = str(source), read_table(str(source), fmt=fmt)
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise UsageError(f"{name}: no column {', '.join(map(repr, missing))}; the columns are "
                          f"{', '.join(map(repr, map(str, frame.columns)))}")
-
-
-def _texts(frame, columns: Sequence[str], name: str) -> None:
-    for c in columns:
+    for c in texts:
         for row, value in enumerate(frame[c].tolist(), 1):
             if not isinstance(value, str) or not value.strip():
                 raise CorpusError(f"{name} row {row}: column {c!r} is empty")
+    return name, frame
 
 
 def load_labelled(source, *, a: str = "a", b: str = "b", label: str = "label",
@@ -50,10 +48,7 @@ def load_labelled(source, *, a: str = "a", b: str = "b", label: str = "label",
     label; a bad label is reported with its row number."""
     from .corpus import _gold
 
-    name = "<DataFrame>" if not isinstance(source, str) else source
-    frame = _frame(source, fmt)
-    _require(frame, [a, b, label], name)
-    _texts(frame, [a, b], name)
+    name, frame = _open(source, fmt, [a, b, label], [a, b])
     labels = []
     for row, value in enumerate(frame[label].tolist(), 1):
         v = _gold(value, f"{name} row {row}")
@@ -69,10 +64,7 @@ def load_ratings(source, *, a: str = "nile", b: str = "text", rating: str = "rat
                  cutoff: float = 60.0, fmt: str | None = None):
     """NEAT-style MUSHRA ratings (0-100 per translation), binarised at ``cutoff``: the NEAT
     acceptability rule, "Good" or "Excellent" (>= 60), is positive."""
-    name = "<DataFrame>" if not isinstance(source, str) else source
-    frame = _frame(source, fmt)
-    _require(frame, [a, b, rating], name)
-    _texts(frame, [a, b], name)
+    name, frame = _open(source, fmt, [a, b, rating], [a, b])
     values = []
     for row, value in enumerate(frame[rating].tolist(), 1):
         try:
@@ -93,10 +85,7 @@ def load_preferences(source, *, ref: str = "nile", a: str = "a", b: str = "b",
     """Preference items: a reference, two candidates and the human choice A, B or tie."""
     from .metrics import _normalise_choice
 
-    name = "<DataFrame>" if not isinstance(source, str) else source
-    frame = _frame(source, fmt)
-    _require(frame, [ref, a, b, choice], name)
-    _texts(frame, [ref, a, b], name)
+    name, frame = _open(source, fmt, [ref, a, b, choice], [ref, a, b])
     choices = []
     for row, value in enumerate(frame[choice].tolist(), 1):
         try:

@@ -211,18 +211,21 @@ def _verdict(kind: str, fact: str, hit: re.Match | None, other: re.Match | None)
     return Finding(kind, fact, "missing")
 
 
-def _bandwidth(item: Bandwidth, s: str, rates) -> list[Finding]:
-    want = float(item.amount) * _RATE[item.unit]
-    fact = f"{item.amount} {item.unit}"
-    out = []
-    same = [span for value, span in rates if abs(value - want) < 1e-6 * max(want, 1)]
+def _amount(kind: str, fact: str, want: float, found, s: str) -> Finding:
+    """A number with its unit (normalised ``want``) against the amounts found in ``s``."""
+    same = [span for value, span in found if abs(value - want) < 1e-6 * max(want, 1)]
     if same:
-        out.append(Finding("rate", fact, "matched", same[0]))
-    elif rates:
-        out.append(Finding("rate", fact, "contradicted", rates[0][1],
-                           f"the sentence says {s[rates[0][1][0]:rates[0][1][1]]!r}"))
-    else:
-        out.append(Finding("rate", fact, "missing"))
+        return Finding(kind, fact, "matched", same[0])
+    if found:
+        (start, end) = found[0][1]
+        return Finding(kind, fact, "contradicted", (start, end),
+                       f"the sentence says {s[start:end]!r}")
+    return Finding(kind, fact, "missing")
+
+
+def _bandwidth(item: Bandwidth, s: str, rates) -> list[Finding]:
+    out = [_amount("rate", f"{item.amount} {item.unit}",
+                   float(item.amount) * _RATE[item.unit], rates, s)]
     mx, mn = _find(_MAX, s), _find(_MIN, s)
     hit, other = (mx, mn) if item.bound == "max" else (mn, mx)
     out.append(_verdict("bound", item.bound, hit, other))
@@ -231,17 +234,8 @@ def _bandwidth(item: Bandwidth, s: str, rates) -> list[Finding]:
 
 def _quota(item: Quota, s: str, sizes) -> list[Finding]:
     size_unit, period_code = item.unit.split("/")
-    want = float(item.amount) * _SIZE[size_unit]
-    out = []
-    same = [span for value, span in sizes if abs(value - want) < 1e-6 * max(want, 1)]
-    fact = f"{item.amount} {size_unit}"
-    if same:
-        out.append(Finding("size", fact, "matched", same[0]))
-    elif sizes:
-        out.append(Finding("size", fact, "contradicted", sizes[0][1],
-                           f"the sentence says {s[sizes[0][1][0]:sizes[0][1][1]]!r}"))
-    else:
-        out.append(Finding("size", fact, "missing"))
+    out = [_amount("size", f"{item.amount} {size_unit}",
+                   float(item.amount) * _SIZE[size_unit], sizes, s)]
     period = _PERIOD[period_code]
     hit = _find(_PERIOD_WORDS[period], s)
     other = next((m for p, pat in _PERIOD_WORDS.items() if p != period
