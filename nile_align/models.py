@@ -259,8 +259,10 @@ def _load_pretrained(spec: ModelSpec, dtype, tried: list[str]):
 
 
 def load_model(model: str | None = "default", *, device: str = "auto",
-               dtype: str = "auto") -> LoadedModel:
-    """Load the model and tokenizer once; see :func:`resolve_model` for what ``model`` may be."""
+               dtype: str = "auto", adapter: str | None = None) -> LoadedModel:
+    """Load the model and tokenizer once; see :func:`resolve_model` for what ``model`` may be.
+    ``adapter``: a LoRA adapter folder (peft), merged into the weights so that scoring
+    costs what the base model costs."""
 
     spec = resolve_model(model)
     dev = _device(device)
@@ -277,6 +279,8 @@ def load_model(model: str | None = "default", *, device: str = "auto",
         hf_model, tok = _load_pretrained(spec, tdtype, tried)
         if spec.kind == "hub":
             identity = getattr(hf_model.config, "_commit_hash", None) or identity
+    if adapter is not None:
+        hf_model, identity, spec = _merge_adapter(hf_model, adapter, identity, spec)
     hf_model.to(dev)
     hf_model.eval()
     grouped = enable_grouped_attention(hf_model)
@@ -290,3 +294,19 @@ def load_model(model: str | None = "default", *, device: str = "auto",
     return LoadedModel(hf_model, tok, spec, identity, dev, str(tdtype).replace("torch.", ""),
                        limit, grouped)
 
+
+def _merge_adapter(model, adapter: str, identity: str, spec: ModelSpec):
+    """Merge a peft LoRA adapter into ``model``; the identity then covers both weights."""
+    from peft import PeftModel
+
+    folder = Path(adapter)
+    weights = sorted(folder.glob("adapter_model.*")) + sorted(folder.glob("adapter_config.json"))
+    if not (folder / "adapter_config.json").is_file():
+        raise ModelLoadError(f"{adapter}: not a LoRA adapter folder (no adapter_config.json)")
+    digest = hashlib.sha256(identity.encode())
+    for w in weights:
+        digest.update(w.read_bytes())
+    merged = PeftModel.from_pretrained(model, str(folder)).merge_and_unload()
+    spec = ModelSpec(spec.kind, spec.location, f"{spec.display}+{folder.resolve().name}",
+                     spec.tried)
+    return merged, digest.hexdigest()[:16], spec

@@ -119,9 +119,10 @@ class Scorer:
     def __init__(self, model: str | None = "default", *, device: str = "auto",
                  dtype: str = "auto", templates: str | Path | None = None,
                  cache: str | Path | None = DEFAULT_CACHE, batch_size: int = 16,
-                 threshold: float = 0.0, loaded: LoadedModel | None = None) -> None:
+                 threshold: float = 0.0, loaded: LoadedModel | None = None,
+                 adapter: str | None = None) -> None:
         self.loaded = loaded if loaded is not None else load_model(model, device=device,
-                                                                   dtype=dtype)
+                                                                   dtype=dtype, adapter=adapter)
         self.model = self.loaded.model
         self.tokenizer = self.loaded.tokenizer
         self.templates_dir = templates

@@ -86,7 +86,8 @@ def test_unknown_model_path_fails_fast_with_what_was_tried(tmp_path, capsys):
 def test_templates_listing_and_check(tiny_dir, capsys):
     assert main(["templates", "--format", "json", "--check", "--model", str(tiny_dir)]) == 0
     rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
-    assert set(rows) == {"net", "para", "fr", "rev", "yesno-net", "choice-net", "likert-net"}
+    assert set(rows) == {"net", "para", "fr", "rev", "yesno-net", "choice-net", "likert-net",
+                         "net-short"}
     assert rows["net"]["check"].startswith("ok: Yes=")
     assert rows["fr"]["check"].startswith("unusable: template 'fr': the answer 'oui' is not a "
                                           "single token")

@@ -11,7 +11,7 @@ from nile_align.templates import TemplateError, available_templates, get_templat
 
 from tiny_model import build_tiny_model
 
-SHIPPED = {"net", "para", "fr", "rev", "yesno-net", "choice-net", "likert-net"}
+SHIPPED = {"net", "para", "fr", "rev", "yesno-net", "choice-net", "likert-net", "net-short"}
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,91 @@
+"""Training data for a tuned judge (determinism, split hygiene, perturbations) and LoRA
+training on a tiny model (the loss goes down, a run resumes, the adapter scores)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from nile_align.grammar import parse
+from nile_align.scoring import Scorer
+from nile_align.synth import random_intent
+from nile_align.trainingdata import perturb, realise, structure, training_pairs
+from nile_align.validate import validate
+
+from tiny_model import build_tiny_model
+
+ROOT = Path(__file__).resolve().parent.parent
+EVAL = ROOT / "corpora" / "eval-nl-nile.csv"
+
+
+@pytest.fixture(scope="module")
+def eval_keys() -> set[str]:
+    return {parse(n).key() for n in pd.read_csv(EVAL)["nile"].unique()}
+
+
+def test_generator_is_deterministic_and_keeps_evaluation_intents_out(neat_rows, eval_keys):
+    neat = [(r["nile"], r["text"]) for r in neat_rows[:100]]
+    # Exclude one NEAT intent too, to see the rule work on real data.
+    banned = eval_keys | {parse(neat[0][0], lenient=True).key()}
+    one = training_pairs(neat=neat, generated=200, seed=3, exclude=banned)
+    assert one.equals(training_pairs(neat=neat, generated=200, seed=3, exclude=banned))
+    assert not one.equals(training_pairs(neat=neat, generated=200, seed=4, exclude=banned))
+    nile = one[one["kind"] == "nl-nile"]
+    keys = {parse(a).key() for a in nile["a"]}
+    assert not keys & banned
+    assert neat[0][1] not in set(nile["b"])
+    # Train and dev never share the structure of a true intent (a negative is a perturbation
+    # of its split's intent, whatever shape that gives).
+    true = nile[nile["label"] == 1]
+    by_split = {s: {structure(parse(a)) for a in true.loc[true["split"] == s, "a"]}
+                for s in ("train", "dev")}
+    assert by_split["dev"] and not by_split["train"] & by_split["dev"]
+    assert set(one["kind"]) == {"nl-nile", "nl-nl"} and set(one["label"]) == {0, 1}
+    assert all(validate(a).valid for a in nile["a"])
+
+
+def test_perturbations_change_the_intent_and_realisations_state_numbers():
+    rng = random.Random(5)
+    kinds = set()
+    for _ in range(300):
+        intent = random_intent(rng).replace(name=None, schedule=None)
+        result = perturb(intent, rng)
+        if result is None:
+            continue
+        wrong, error = result
+        kinds.add(error)
+        assert wrong.key() != intent.key(), error
+        text = realise(intent, rng)
+        for _, item in intent.items():
+            if hasattr(item, "amount"):
+                assert item.amount in text
+    assert kinds == {"polarity", "number", "unit", "missing item", "target", "direction"}
+
+
+def test_tiny_model_training_lowers_the_loss_and_resumes(tmp_path):
+    from nile_align.finetune import train_judge
+
+    tiny = build_tiny_model(tmp_path / "tiny")
+    pairs = pd.DataFrame({"a": ["guests block ftp", "staff allow ssh"] * 4,
+                          "b": ["no ftp for guests", "staff may not ssh"] * 4,
+                          "label": [1, 0] * 4})
+    out = tmp_path / "judge"
+    first = train_judge(pairs, out, model=str(tiny), template="net-short", steps=4, batch_size=4,
+                        lr=5e-3, rank=4, checkpoint_every=2, progress=False)
+    assert first["steps"] == 4
+    summary = train_judge(pairs, out, model=str(tiny), template="net-short", steps=12, batch_size=4,
+                          lr=5e-3, rank=4, checkpoint_every=2, progress=False)
+    assert summary["steps"] == 12
+    saved = json.loads((out / "training.json").read_text())
+    assert saved["last_losses"][-1] < saved["first_loss"]
+    base = Scorer(str(tiny), cache=None)
+    tuned = Scorer(str(tiny), cache=None, adapter=str(out / "adapter"))
+    assert tuned.loaded.identity != base.loaded.identity
+    assert tuned.loaded.spec.display.endswith("+adapter")
+    a, b = ["guests block ftp"], ["no ftp for guests"]
+    assert not np.allclose(base.score(a=a, b=b), tuned.score(a=a, b=b))
