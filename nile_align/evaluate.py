@@ -219,40 +219,55 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
     pref_rows = []
     if preferences is not None:
         human = preferences["choice"].tolist()
+        refs, ca, cb = (preferences[c].tolist() for c in ("ref", "a", "b"))
+        # Each candidate side is scored once per (template, method) and fact-checked once,
+        # whichever rows of the table use it (a metric and its fact-veto variant share both).
+        judged: dict[tuple[str | None, str], tuple[np.ndarray, np.ndarray, float]] = {}
+        checked: list = []
+
+        def judge_pair(template: str | None, method: str):
+            if (template, method) not in judged:
+                sa, t1 = _timed(scorer.score, a=refs, b=ca, template=template, method=method,
+                                progress=progress)
+                sb, t2 = _timed(scorer.score, a=refs, b=cb, template=template, method=method,
+                                progress=progress)
+                judged[template, method] = (sa, sb, t1 + t2)
+            return judged[template, method]
+
+        def facts_pair():
+            if not checked:
+                started = time.perf_counter()
+                checked.extend([nile_facts(refs, ca), nile_facts(refs, cb),
+                                time.perf_counter() - started])
+            return checked
+
         for m in methods:
             if m.preference is not None:
                 p = preference(human, m.preference, np.zeros(len(human)))
-                took = m.pref_seconds
-            elif m.kind == "judge" and m.name.startswith("LLM-Yes/No"):
+                took, unparsed = m.pref_seconds, int(np.isnan(m.preference).sum())
+                pref_rows.append(_pref_row(m, p, unparsed, took))
+                continue
+            if m.kind == "judge" and m.template == JUDGES["yesno"]:
                 continue  # a yes/no answer per candidate cannot rank two candidates
-            else:
-                refs, ca, cb = (preferences[c].tolist() for c in ("ref", "a", "b"))
-                if m.kind == "baseline":
-                    sa, t1 = _timed(baseline_scores, m.name, refs, ca, model)
-                    sb, t2 = _timed(baseline_scores, m.name, refs, cb, model)
-                elif m.kind == "facts":
-                    sa, t1 = _timed(_fact_scores, refs, ca)
-                    sb, t2 = _timed(_fact_scores, refs, cb)
-                elif m.kind == "combined":
-                    pa = scorer.score(a=refs, b=ca, template=m.template, progress=progress)
-                    pb = scorer.score(a=refs, b=cb, template=m.template, progress=progress)
-                    sa = np.array([veto(x, f) for x, f in zip(pa, nile_facts(refs, ca))])
-                    sb = np.array([veto(x, f) for x, f in zip(pb, nile_facts(refs, cb))])
-                    t1 = t2 = 0.0
-                else:
-                    template = m.template
-                    method = "generate" if m.kind == "judge" else "pluie"
-                    sa, t1 = _timed(scorer.score, a=refs, b=ca, template=template,
-                                    method=method, progress=progress)
-                    sb, t2 = _timed(scorer.score, a=refs, b=cb, template=template,
-                                    method=method, progress=progress)
-                p = preference(human, sa, sb)
+            if m.kind == "baseline":
+                sa, t1 = _timed(baseline_scores, m.name, refs, ca, model)
+                sb, t2 = _timed(baseline_scores, m.name, refs, cb, model)
                 took = t1 + t2
-            unparsed = int(np.isnan(m.preference).sum()) if m.preference is not None else \
-                int((np.isnan(sa) | np.isnan(sb)).sum())
-            pref_rows.append({"method": m.name, "pairwise_accuracy": p.pairwise_accuracy,
-                              "epsilon": p.epsilon, "cramers_v": p.cramers_v, "kappa": p.kappa,
-                              "unparsed": unparsed, "seconds": took, "signature": m.signature})
+            elif m.kind == "facts":
+                fa, fb, took = facts_pair()
+                sa = np.array([fact_score(f) for f in fa])
+                sb = np.array([fact_score(f) for f in fb])
+            elif m.kind == "combined":
+                pa, pb, _ = judge_pair(m.template, "pluie")
+                fa, fb, _ = facts_pair()
+                took = 0.0  # its scoring time is counted in the metric's own row
+                sa = np.array([veto(x, f) for x, f in zip(pa, fa)])
+                sb = np.array([veto(x, f) for x, f in zip(pb, fb)])
+            else:
+                sa, sb, took = judge_pair(m.template,
+                                          "generate" if m.kind == "judge" else "pluie")
+            unparsed = int((np.isnan(sa) | np.isnan(sb)).sum())
+            pref_rows.append(_pref_row(m, preference(human, sa, sb), unparsed, took))
     cost = [{"method": m.name, "kind": m.kind, "pairs": len(a) if m.preference is None
              else len(m.preference), "seconds": m.seconds or m.pref_seconds,
              "pairs_per_s": (len(a) if m.preference is None else len(m.preference))
@@ -266,7 +281,8 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
                       methods)
 
 
-def _fact_scores(refs: list[str], candidates: list[str]) -> list[float]:
-    from .facts import fact_score, nile_facts
-
-    return [fact_score(f) for f in nile_facts(refs, candidates)]
+def _pref_row(m: Method, p: Any, unparsed: int, seconds: float) -> dict:
+    """One row of the preference table."""
+    return {"method": m.name, "pairwise_accuracy": p.pairwise_accuracy, "epsilon": p.epsilon,
+            "cramers_v": p.cramers_v, "kappa": p.kappa, "unparsed": unparsed,
+            "seconds": seconds, "signature": m.signature}

@@ -182,23 +182,18 @@ def _polarity(verb: str, s: str) -> Finding:
                            lifted.span() if lifted else None)
         return Finding("polarity", "unset", "matched" if lifted else "missing",
                        lifted.span() if lifted else None)
-    yes_pat, no_pat = {"block": (_BLOCK, _ALLOW), "allow": (_ALLOW, _BLOCK),
-                       "add": (_ADD, _REMOVE), "remove": (_REMOVE, _ADD)}[verb]
-    # Negated permissions ("not allowed") are block cues: look for block cues first.
-    block = _find(_BLOCK, s)
     if verb in ("block", "allow"):
-        hit = block if verb == "block" else (None if block else _find(_ALLOW, s))
-        other = (None if block else _find(_ALLOW, s)) if verb == "block" else block
+        # Negated permissions ("not allowed") are block cues: block cues are looked for
+        # first, and an allow cue counts only where there is none.
+        block = _find(_BLOCK, s)
+        allow = None if block else _find(_ALLOW, s)
+        hit, other = (block, allow) if verb == "block" else (allow, block)
     else:
+        yes_pat, no_pat = (_ADD, _REMOVE) if verb == "add" else (_REMOVE, _ADD)
         hit, other = _find(yes_pat, s), _find(no_pat, s)
         if verb == "add" and other:
             hit = None  # "stop routing … through" is a removal despite "through"
-    if hit:
-        return Finding("polarity", verb, "matched", hit.span())
-    if other:
-        return Finding("polarity", verb, "contradicted", other.span(),
-                       f"the sentence says {other.group(0)!r}")
-    return Finding("polarity", verb, "missing")
+    return _verdict("polarity", verb, hit, other)
 
 
 def _verdict(kind: str, fact: str, hit: re.Match | None, other: re.Match | None) -> Finding:

@@ -86,7 +86,7 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
             g.nodes[i]["written"].append(r.nile)
         g.nodes[i]["rows"].append(int(r.row))
         if not g.has_edge(i, s):
-            g.add_edge(i, s, kind="align", score=None, gold=None, reviewed=None, rows=[])
+            _add_align(g, i, s)
         edge = g.edges[i, s]
         edge["rows"].append({"pos": pos, "row": int(r.row), "id": r.id, "system": r.system,
                              "nile": r.nile})
@@ -110,8 +110,7 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     g.graph["pairs"] = {"align": g.number_of_edges(), "para_within_intent": within,
                         "para_candidates": len(para) - within}
 
-    align = [(i, s) for i, s, k in g.edges(data="kind") if k == "align"]
-    align = [(i, s) if g.nodes[i]["kind"] == "intent" else (s, i) for i, s in align]
+    align = [(i, s) for i, s, _ in _align_edges(g)]
     ordered = sorted(para)
     a = [g.nodes[i]["canonical"] for i, _ in align]
     b = [g.nodes[s]["text"] for _, s in align]
@@ -143,7 +142,7 @@ def _apply_decision(g: nx.Graph, record: dict) -> None:
     if i not in g or s not in g:
         return  # about another corpus: kept in the decisions file, not applied here
     if not g.has_edge(i, s):
-        g.add_edge(i, s, kind="align", score=None, gold=None, reviewed=None, rows=[])
+        _add_align(g, i, s)
     g.edges[i, s]["reviewed"] = bool(record["decision"])
 
 
@@ -221,14 +220,18 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
                     "score_from_to": para["score_uv"] if forward else para["score_vu"],
                     "score_to_from": para["score_vu"] if forward else para["score_uv"]}
             chain = g.edges[i, n1].get("evidence") or []
-            g.add_edge(i, n2, kind="align", score=None, gold=None, reviewed=None, rows=[],
-                       decision=True, source="inferred", evidence=[*chain, step])
+            _add_align(g, i, n2, decision=True, source="inferred", evidence=[*chain, step])
             inferred.append((i, n2))
             frontier.append((i, n2))
         if not frontier:
             break
     g.graph["max_hops"] = max_hops
     return inferred
+
+
+def _add_align(g: nx.Graph, i: str, s: str, **decided: Any) -> None:
+    """A new align edge between intent ``i`` and sentence ``s``, with no evidence yet."""
+    g.add_edge(i, s, kind="align", score=None, gold=None, reviewed=None, rows=[], **decided)
 
 
 def _align_edges(g: nx.Graph):
