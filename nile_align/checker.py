@@ -90,9 +90,9 @@ class _Flagger:
         first, second = (u, v) if e["u"] == u else (v, u)
         text = self.g.nodes
         return [{"kind": "para", "a": text[first]["text"], "b": text[second]["text"],
-                 "score": e["score_uv"]},
+                 "score": e["score_uv"], "reviewed": e.get("reviewed")},
                 {"kind": "para", "a": text[second]["text"], "b": text[first]["text"],
-                 "score": e["score_vu"]}]
+                 "score": e["score_vu"], "reviewed": e.get("reviewed")}]
 
     def add(self, rule: str, members: list[str], explanation: str, intents: list[str],
             sentences: list[str], scores: list[dict]) -> None:

@@ -9,15 +9,19 @@ the Nile as the reference, plus the expert label and the final decision with its
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    from .review import Decisions
 
 __all__ = ["ScoreFn", "build_graph", "decide", "intent_id", "mutual", "sentence_id",
            "propagate", "SOURCES"]
@@ -51,13 +55,15 @@ def _provider(scorer: Any, template: str) -> tuple[ScoreFn, str]:
 
 
 def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float = 0.0,
-                candidates: int = 5, decisions: Iterable[dict] | None = None) -> nx.Graph:
+                candidates: int = 5, decisions: Iterable[dict] | Decisions | None = None
+                ) -> nx.Graph:
     """Score what the rules need and return the graph with every decision made.
 
     ``corpus`` is :func:`nile_align.corpus.load_pairs` output. Scored pairs: every
     intent–sentence pair of the corpus (Nile as A), every pair of sentences of one
     intent and, across intents, each sentence with its ``candidates`` nearest sentences
-    (both directions). ``decisions``: reviewed ``{"nile", "text", "decision"}`` records,
+    (both directions). ``decisions``: reviewed ``{"nile", "text", "decision"}`` records or
+    a review store's :class:`~nile_align.review.Decisions` (alignments and paraphrases),
     the strongest evidence. Alignments are not yet propagated: call :func:`propagate`.
     """
     from .blocking import candidate_pairs
@@ -125,8 +131,18 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     rest = values[len(align):]
     for n, (u, v) in enumerate(ordered):
         g.add_edge(u, v, kind="para", u=u, score_uv=rest[2 * n], score_vu=rest[2 * n + 1])
-    for d in decisions or ():
+    from .review import Decisions
+
+    if not isinstance(decisions, Decisions):
+        decisions = Decisions(align=list(decisions or ()))
+    for d in decisions.align:
         _apply_decision(g, d)
+    for d in decisions.para:
+        u, v = sentence_id(d["a"]), sentence_id(d["b"])
+        if u in g and v in g:
+            if not g.has_edge(u, v):
+                g.add_edge(u, v, kind="para", u=u, score_uv=None, score_vu=None)
+            g.edges[u, v]["reviewed"] = bool(d["decision"])
     decide(g)
     return g
 
@@ -147,11 +163,14 @@ def _apply_decision(g: nx.Graph, record: dict) -> None:
 
 
 def mutual(g: nx.Graph, u: str, v: str, threshold: float | None = None) -> bool | None:
-    """para(u, v): both directions above the threshold; None when the pair is unscored."""
+    """para(u, v): the reviewed decision, else both directions above the threshold; None
+    when the pair is unscored."""
     t = g.graph["threshold"] if threshold is None else threshold
     e = g.get_edge_data(u, v)
     if e is None or e.get("kind") != "para":
         return None
+    if e.get("reviewed") is not None:
+        return e["reviewed"]
     return e["score_uv"] > t and e["score_vu"] > t
 
 
@@ -207,7 +226,10 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
                 e = g.edges[n1, n2]
                 if e["kind"] != "para" or not mutual(g, n1, n2) or g.has_edge(i, n2):
                     continue
-                proposals[n2].append((min(e["score_uv"], e["score_vu"]), i, n1))
+                # A reviewed paraphrase (no scores) is the strongest proposal.
+                strength = min((x for x in (e["score_uv"], e["score_vu"]) if x is not None),
+                               default=math.inf)
+                proposals[n2].append((strength, i, n1))
         frontier = []
         for n2 in sorted(proposals):
             props = proposals[n2]

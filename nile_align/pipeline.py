@@ -14,8 +14,9 @@ import networkx as nx
 from .checker import Flag, check, summarize
 from .graph import build_graph, propagate
 from .report import write_outputs
+from .review import Decisions, evidence_hash
 
-__all__ = ["CheckResult", "read_decisions", "run_check"]
+__all__ = ["CheckResult", "run_check"]
 
 log = logging.getLogger("nile_align")
 
@@ -31,30 +32,19 @@ class CheckResult:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def read_decisions(path: str) -> list[dict]:
-    """Reviewed decisions from a CSV/TSV/JSONL/Parquet file with ``nile``, ``text`` and
-    ``decision`` (1/0, true/false, accept/reject) columns."""
-    from .corpus import _gold, read_table
-    from .errors import UsageError
-
-    frame = read_table(path)
-    missing = {"nile", "text", "decision"} - set(frame.columns)
-    if missing:
-        raise UsageError(f"{path}: a decisions file needs the columns nile, text and decision; "
-                         f"missing {', '.join(sorted(missing))}")
-    records = []
-    for n, r in enumerate(frame.to_dict("records"), 1):
-        decision = _gold(r["decision"], f"{path} row {n}")
-        if decision is not None:
-            records.append({**r, "decision": decision})
-    return records
-
-
 def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
               template: str = "net", threshold: float = 0.0, candidates: int = 5,
-              max_hops: int = 1, decisions: list[dict] | None = None) -> CheckResult:
+              max_hops: int = 1, decisions: Decisions | list[dict] | None = None
+              ) -> CheckResult:
     """Build, propagate and check the graph of a loaded corpus (:func:`load_pairs`), and
-    write the outputs to ``out`` when given. ``scorer``: a Scorer or a score function."""
+    write the outputs to ``out`` when given. ``scorer``: a Scorer or a score function.
+
+    ``decisions`` (:func:`nile_align.review.load_decisions`): corpus edits are applied
+    first, alignments and paraphrases override the scores, and a flag decided on the same
+    evidence comes back with status ``decided`` instead of ``open``.
+    """
+    if isinstance(decisions, Decisions):
+        corpus = decisions.apply_edits(corpus)
     timings = {}
     started = time.perf_counter()
     g = build_graph(corpus, scorer, template=template, threshold=threshold,
@@ -67,6 +57,10 @@ def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
     timings["propagate"] = time.perf_counter() - started
     started = time.perf_counter()
     flags = check(g)
+    if isinstance(decisions, Decisions):
+        for f in flags:
+            if decisions.decided.get(f.flag_id) == evidence_hash(f.to_dict()):
+                f.status = "decided"
     summary = summarize(g, flags)
     timings["check"] = time.perf_counter() - started
     report = None

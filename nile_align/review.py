@@ -1,0 +1,437 @@
+"""The review queue: the flags of a ``check`` output in a SQLite store, an expert's decisions
+on them, and what those decisions mean for the graph.
+
+A decision is appended, never overwritten: the store keeps every decision ever made (two
+browser tabs deciding one flag are both recorded; the latest counts, and the later writer is
+told it replaced the other). Each decision commits in its own transaction in WAL mode with
+``synchronous=FULL``, so an acknowledged decision survives a killed process or a power cut.
+
+What a decision says about the graph (its *effects*), per rule — "accept" always means the
+flagged alignment or paraphrase is right:
+
+============  ==============================================  ===============================
+rule          accept                                          reject
+============  ==============================================  ===============================
+gold_disag.   the pair is aligned                             the pair is not aligned
+cond6         align(i, n2): the inferred alignment holds      not aligned, and not paraphrases
+cond5         the two sentences are paraphrases               the ``target`` sentence is not
+                                                              a translation; not paraphrases
+conflict      the two sentences are paraphrases               they are not paraphrases
+============  ==============================================  ===============================
+
+An edit replaces a sentence or a Nile intent in the corpus (a Nile edit must validate).
+A decided flag does not come back in a later check unless its *evidence* changed: the
+hash of its texts, intents, scores, threshold and scorer signature.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import re
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .errors import CorpusError, UsageError
+
+__all__ = ["ACTIONS", "Decisions", "ReviewStore", "STORE_NAME", "evidence_hash",
+           "format_records", "load_decisions", "nile_spans"]
+
+STORE_NAME = "review.sqlite"
+#: Action → the decision ``status`` it records (Label Studio / Argilla style past tense).
+ACTIONS = {"accept": "accepted", "reject": "rejected", "edit": "edited", "skip": "skipped"}
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS flags (
+    flag_id TEXT PRIMARY KEY, position INTEGER NOT NULL, rule TEXT NOT NULL,
+    evidence TEXT NOT NULL, data TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS decisions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, flag_id TEXT NOT NULL, status TEXT NOT NULL,
+    answer TEXT NOT NULL, reviewer TEXT NOT NULL, decided_at TEXT NOT NULL, note TEXT,
+    evidence TEXT NOT NULL, replaced INTEGER, undone_at TEXT);
+CREATE INDEX IF NOT EXISTS decisions_flag ON decisions (flag_id);
+"""
+
+
+_NILE_TOKEN = re.compile(r"(?P<str>'[^']*')|(?P<fn>\b\w+(?=\())|(?P<kw>\b(?:define|intent|for|"
+                         r"from|to|allow|block|add|remove|set|unset|start|end)\b)")
+
+
+def nile_spans(text: str) -> list[tuple[str, int, int]]:
+    """(kind, start, end) of the keywords (kw), function names (fn) and quoted values (str)
+    of a Nile text: what the review page and the terminal mode highlight."""
+    return [(m.lastgroup or "str", m.start(), m.end()) for m in _NILE_TOKEN.finditer(text)]
+
+
+def evidence_hash(flag: dict) -> str:
+    """What a decision was made on: texts, intents, scores, threshold and signature — not the
+    decisions already applied, so a flag re-found after its own decision keeps its hash."""
+    scores = [[s.get("kind"), s.get("a"), s.get("b"), s.get("score"), s.get("gold")]
+              for s in flag.get("scores", [])]
+    core = [flag["rule"], [i.get("canonical") or i.get("written") for i in flag["intents"]],
+            [s["text"] for s in flag["sentences"]], scores, flag.get("threshold"),
+            flag.get("signature")]
+    return hashlib.sha1(json.dumps(core, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _read_flags(folder: Path) -> list[dict]:
+    path = folder / "flags.jsonl"
+    if not path.is_file():
+        raise CorpusError(f"{folder}: no flags.jsonl here; give the --out folder of "
+                          "`nile-align check` or `nile-align run`")
+    flags = []
+    with path.open(encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                flags.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise CorpusError(f"{path}:{n}:{e.colno}: not JSON: {e.msg}") from None
+    return flags
+
+
+def effects(flag: dict, action: str, answer: dict) -> list[dict]:
+    """The graph facts a decision asserts (see the module table): ``align`` records
+    (nile, text, decision), ``para`` records (a, b, decision) and ``edit`` records."""
+    rule = flag["rule"]
+    texts = [s["text"] for s in flag["sentences"]]
+    nile = [i.get("canonical") for i in flag["intents"]]
+    if action == "edit":
+        if answer.get("field") not in ("nile", "text") or not str(answer.get("new", "")).strip():
+            raise UsageError("an edit needs field (nile or text), the old value and a new one")
+        return [{"type": "edit", "field": answer["field"], "old": answer["old"],
+                 "new": answer["new"]}]
+    if action == "skip" or rule == "invalid_nile":
+        return []
+    yes = action == "accept"
+    if rule == "gold_disagreement":
+        return [{"type": "align", "nile": nile[0], "text": texts[0], "decision": yes}]
+    para = {"type": "para", "a": texts[0], "b": texts[1], "decision": yes}
+    if rule == "cond6":
+        out = [{"type": "align", "nile": nile[0], "text": texts[1], "decision": yes}]
+        return out if yes else [*out, para]
+    if rule == "cond5" and not yes:
+        target = answer.get("target")
+        if target not in texts:
+            raise UsageError("rejecting a cond5 flag needs target: the sentence that is not a "
+                             "translation of the intent")
+        return [{"type": "align", "nile": nile[0], "text": target, "decision": False}, para]
+    return [para]
+
+
+@dataclass
+class Decisions:
+    """The current decisions of a store, as the graph takes them: alignment and paraphrase
+    records, corpus edits, and the evidence each decided flag was decided on."""
+
+    align: list[dict] = field(default_factory=list)
+    para: list[dict] = field(default_factory=list)
+    edits: list[dict] = field(default_factory=list)
+    decided: dict[str, str] = field(default_factory=dict)
+
+    def apply_edits(self, corpus):
+        """``corpus`` (load_pairs output) with the edits applied; edited Nile re-validated."""
+        from .validate import validate
+
+        if not self.edits:
+            return corpus
+        out = corpus.copy()
+        for e in self.edits:
+            if e["field"] == "text":
+                out.loc[out["text"] == e["old"], "text"] = e["new"]
+                continue
+            hit = (out["nile"] == e["old"]) | (out["canonical"] == e["old"])
+            if not hit.any():
+                continue
+            v = validate(e["new"])
+            ok = v.valid and v.intent is not None
+            out.loc[hit, "nile"] = e["new"]
+            out.loc[hit, "valid"] = ok
+            out.loc[hit, "canonical"] = v.intent.replace(name=None).canonical() if ok else None
+            out.loc[hit, "key"] = v.intent.key() if ok else None
+            out.loc[hit, "error"] = None if ok else "; ".join(
+                f"{d.line}:{d.column}: {d.message}" for d in v.errors)
+        return out
+
+
+class ReviewStore:
+    """The SQLite store of one review folder (``DIR/review.sqlite``). Opening it imports the
+    folder's flags.jsonl (new flags are added; known ones keep their decisions)."""
+
+    def __init__(self, folder: str | Path, *, path: str | Path | None = None,
+                 import_flags: bool = True):
+        self.folder = Path(folder)
+        self.path = Path(path) if path else self.folder / STORE_NAME
+        if not import_flags and not self.path.is_file():
+            raise CorpusError(f"{self.path}: no review store here")
+        flags = _read_flags(self.folder) if import_flags else []
+        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA busy_timeout=5000")
+        self.db.executescript(_SCHEMA)
+        self.import_flags(flags)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> ReviewStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- flags -------------------------------------------------------------------------
+
+    def import_flags(self, flags: Iterable[dict]) -> int:
+        """Add flags not yet in the store (a re-check's new flags); returns how many."""
+        with self._transaction():
+            start = self.db.execute(
+                "SELECT COALESCE(MAX(position), -1) + 1 FROM flags").fetchone()[0]
+            added = 0
+            for f in flags:
+                cur = self.db.execute(
+                    "INSERT OR IGNORE INTO flags VALUES (?, ?, ?, ?, ?)",
+                    (f["flag_id"], start + added, f["rule"], evidence_hash(f),
+                     json.dumps(f, ensure_ascii=False)))
+                added += cur.rowcount
+        return added
+
+    def flag(self, flag_id: str) -> dict:
+        """One flag with its current decision (``decision``: None when undecided)."""
+        row = self.db.execute("SELECT data FROM flags WHERE flag_id = ?", (flag_id,)).fetchone()
+        if row is None:
+            raise UsageError(f"no flag {flag_id!r} in {self.path}")
+        return {**json.loads(row["data"]), "decision": self.current(flag_id)}
+
+    def flags(self, *, rule: str | None = None, status: str | None = None,
+              system: str | None = None, intent: str | None = None) -> list[dict]:
+        """Flags in queue order, filtered. ``status``: open (undecided or skipped), decided,
+        or a decision status (accepted, rejected, edited, skipped); ``intent``: a substring of
+        the Nile."""
+        current = self._current_all()
+        out = []
+        for row in self.db.execute("SELECT flag_id, data FROM flags ORDER BY position"):
+            f = json.loads(row["data"])
+            d = current.get(row["flag_id"])
+            state = d["status"] if d else "open"
+            if rule and f["rule"] != rule:
+                continue
+            if status == "open" and state not in ("open", "skipped"):
+                continue
+            if status == "decided" and state in ("open", "skipped"):
+                continue
+            if status not in (None, "", "open", "decided") and state != status:
+                continue
+            if system and not any(system in s["systems"] for s in f["sentences"]):
+                continue
+            if intent and not any(intent.casefold() in " ".join(
+                    [i.get("canonical") or "", *i.get("written", [])]).casefold()
+                    for i in f["intents"]):
+                continue
+            out.append({**f, "decision": d})
+        return out
+
+    def counts(self) -> dict[str, int]:
+        """How many flags are open (undecided or skipped) and decided."""
+        total = self.db.execute("SELECT COUNT(*) FROM flags").fetchone()[0]
+        decided = sum(d["status"] != "skipped" for d in self._current_all().values())
+        return {"total": total, "open": total - decided, "decided": decided}
+
+    def next_open(self, after: str | None = None, *, rule: str | None = None,
+                  system: str | None = None, intent: str | None = None) -> str | None:
+        """The first undecided flag after ``after`` in queue order (wrapping round, skipped
+        flags last), among the flags that pass the filters of :meth:`flags`."""
+        flags = self.flags(rule=rule, system=system, intent=intent)
+        ids = [f["flag_id"] for f in flags]
+        state = {f["flag_id"]: f["decision"]["status"] if f["decision"] else None
+                 for f in flags}
+        if after in ids:
+            k = ids.index(after) + 1
+            ids = ids[k:] + ids[:k]
+        for wanted in (None, "skipped"):
+            for flag_id in ids:
+                if state[flag_id] == wanted and flag_id != after:
+                    return flag_id
+        return None
+
+    # --- decisions ---------------------------------------------------------------------
+
+    def decide(self, flag_id: str, action: str, *, reviewer: str, note: str | None = None,
+               answer: dict | None = None, seen: int | None = None,
+               decided_at: str | None = None) -> dict:
+        """Record a decision and return it; ``seen``: the decision id the reviewer's page
+        showed, so a decision another tab made meanwhile is reported (``replaced``);
+        ``decided_at``: an ISO time for imported decisions (default now)."""
+        if action not in ACTIONS:
+            raise UsageError(f"unknown action {action!r}; expected one of {', '.join(ACTIONS)}")
+        if not reviewer.strip():
+            raise UsageError("a decision needs a reviewer name")
+        flag = self.flag(flag_id)
+        answer = dict(answer or {})
+        if action == "edit" and answer.get("field") == "nile":
+            from .validate import validate
+
+            v = validate(str(answer.get("new", "")), source="edit")
+            if not v.valid:
+                raise NileEditError(v.format())
+        answer["effects"] = effects(flag, action, answer)
+        with self._transaction():
+            before = self.current(flag_id)
+            replaced = before["id"] if before and before["id"] != seen else None
+            cur = self.db.execute(
+                "INSERT INTO decisions (flag_id, status, answer, reviewer, decided_at, note, "
+                "evidence, replaced) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (flag_id, ACTIONS[action], json.dumps(answer, ensure_ascii=False),
+                 reviewer.strip(), decided_at or _now(), note or None, evidence_hash(flag),
+                 replaced))
+            decision_id = int(cur.lastrowid or 0)
+        return {**self._decision(decision_id), "replaced_decision": before if replaced else None}
+
+    def undo(self, *, reviewer: str | None = None) -> dict | None:
+        """Withdraw the latest standing decision (of ``reviewer`` when given); returns it."""
+        query = "SELECT id FROM decisions WHERE undone_at IS NULL"
+        args: tuple = ()
+        if reviewer:
+            query, args = query + " AND reviewer = ?", (reviewer,)
+        with self._transaction():
+            row = self.db.execute(query + " ORDER BY id DESC LIMIT 1", args).fetchone()
+            if row is None:
+                return None
+            self.db.execute("UPDATE decisions SET undone_at = ? WHERE id = ?", (_now(), row[0]))
+        return self._decision(row[0])
+
+    def current(self, flag_id: str) -> dict | None:
+        """The standing decision of a flag: its latest one not undone."""
+        row = self.db.execute("SELECT id FROM decisions WHERE flag_id = ? AND undone_at IS NULL "
+                              "ORDER BY id DESC LIMIT 1", (flag_id,)).fetchone()
+        return self._decision(row[0]) if row else None
+
+    def history(self) -> list[dict]:
+        """Every decision ever recorded, undone and replaced ones included, oldest first."""
+        ids = [r[0] for r in self.db.execute("SELECT id FROM decisions ORDER BY id")]
+        return [self._decision(i) for i in ids]
+
+    def decisions(self) -> Decisions:
+        """The standing decisions as the graph takes them (see :class:`Decisions`)."""
+        out = Decisions()
+        flags = {r[0]: r[1] for r in self.db.execute("SELECT flag_id, evidence FROM flags")}
+        for d in self._current_all().values():
+            if d["status"] == "skipped":
+                continue
+            out.decided[d["flag_id"]] = d["evidence"] or flags.get(d["flag_id"], "")
+            for e in d["answer"].get("effects", []):
+                kind = e["type"]
+                getattr(out, "edits" if kind == "edit" else kind).append(
+                    {k: v for k, v in e.items() if k != "type"})
+        return out
+
+    def _current_all(self) -> dict[str, dict]:
+        rows = self.db.execute("SELECT * FROM decisions WHERE undone_at IS NULL ORDER BY id")
+        return {r["flag_id"]: self._row(r) for r in rows}
+
+    def _decision(self, decision_id: int) -> dict:
+        row = self.db.execute("SELECT * FROM decisions WHERE id = ?", (decision_id,)).fetchone()
+        return self._row(row)
+
+    @staticmethod
+    def _row(row: sqlite3.Row) -> dict:
+        d = dict(row)
+        d["answer"] = json.loads(d["answer"])
+        return d
+
+    def _transaction(self):
+        return _Transaction(self.db)
+
+    # --- export / import ---------------------------------------------------------------
+
+    def export_records(self, *, history: bool = False) -> Iterator[dict]:
+        """One flat record per standing decision (or every decision with ``history``)."""
+        decisions = self.history() if history else sorted(self._current_all().values(),
+                                                          key=lambda d: d["id"])
+        flags = {r[0]: json.loads(r[1]) for r in self.db.execute("SELECT flag_id, data FROM flags")}
+        for d in decisions:
+            f = flags.get(d["flag_id"], {})
+            yield {"decision_id": d["id"], "flag_id": d["flag_id"], "rule": f.get("rule"),
+                   "status": d["status"], "answer": d["answer"], "reviewer": d["reviewer"],
+                   "decided_at": d["decided_at"], "note": d["note"], "evidence": d["evidence"],
+                   "replaced": d["replaced"], "undone_at": d["undone_at"]}
+
+    def export(self, path: str | Path, *, history: bool = False) -> int:
+        """Write the decisions to ``path`` (.jsonl or .csv, by extension); returns the count."""
+        path = Path(path)
+        if path.suffix not in (".jsonl", ".csv"):
+            raise UsageError(f"{path}: export to .jsonl or .csv")
+        records = list(self.export_records(history=history))
+        path.write_text(format_records(records, path.suffix[1:]), encoding="utf-8")
+        return len(records)
+
+
+_EXPORT_FIELDS = ["decision_id", "flag_id", "rule", "status", "answer", "reviewer",
+                  "decided_at", "note", "evidence", "replaced", "undone_at"]
+
+
+def format_records(records: list[dict], fmt: str) -> str:
+    """Decision records as JSON Lines or CSV (``answer`` as a JSON cell)."""
+    if fmt == "jsonl":
+        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=_EXPORT_FIELDS)
+    w.writeheader()
+    for r in records:
+        w.writerow({**r, "answer": json.dumps(r["answer"], ensure_ascii=False)})
+    return buf.getvalue()
+
+
+class NileEditError(UsageError):
+    """A Nile edit that does not validate; the message is the validator's, with carets."""
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE … COMMIT: one writer at a time, and a decision is on disk (fsync'ed
+    WAL) before the caller acknowledges it."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: Any, *rest: Any) -> None:
+        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def load_decisions(path: str | Path) -> Decisions:
+    """Decisions from a review store (``review.sqlite``) or a table of (nile, text, decision)
+    rows (CSV/TSV/JSONL/Parquet), for ``check --decisions``."""
+    from .corpus import _gold, read_table
+
+    path = Path(path)
+    if path.is_dir():
+        path = path / STORE_NAME
+    if path.suffix in (".sqlite", ".db"):
+        with ReviewStore(path.parent, path=path, import_flags=False) as store:
+            return store.decisions()
+    frame = read_table(str(path))
+    missing = {"nile", "text", "decision"} - set(frame.columns)
+    if missing:
+        raise UsageError(f"{path}: a decisions file needs the columns nile, text and decision; "
+                         f"missing {', '.join(sorted(missing))}")
+    out = Decisions()
+    for n, r in enumerate(frame.to_dict("records"), 1):
+        decision = _gold(r["decision"], f"{path} row {n}")
+        if decision is not None:
+            out.align.append({**r, "decision": decision})
+    return out

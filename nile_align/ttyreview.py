@@ -1,0 +1,123 @@
+"""The review queue in a terminal (``nile-align review DIR --tty``): the same store, the same
+keys as the web page (a accept, r reject, e edit, s skip, n next, u undo, q quit).
+
+Rendering uses ``rich`` (tables, colour, wrapping that adapts to the terminal; plain text
+when the output is not a terminal); answers are read line by line, so the mode also works
+over a plain SSH session, inside tmux, or from a script feeding stdin.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .checker import RULES
+from .errors import UsageError
+from .review import NileEditError, ReviewStore, nile_spans
+
+__all__ = ["review_tty"]
+
+_KEYS = {"a": "accept", "r": "reject", "e": "edit", "s": "skip"}
+_STYLE = {"str": "green", "fn": "blue", "kw": "bold magenta"}
+
+
+def _nile(text: str):
+    from rich.text import Text
+
+    out = Text(text)
+    for kind, start, end in nile_spans(text):
+        out.stylize(_STYLE[kind], start, end)
+    return out
+
+
+def _show(console: Any, f: dict, counts: dict) -> None:
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    state = f["decision"]["status"] if f["decision"] else "open"
+    console.rule(f"[bold]{f['rule']}[/] {f['flag_id']} · {state} · "
+                 f"{counts['open']} open, {counts['decided']} decided")
+    console.print(Text(RULES.get(f["rule"], ""), style="italic"))
+    console.print(Text(f["explanation"]))
+    for i in f["intents"]:
+        body = _nile(i["canonical"]) if i.get("canonical") else Text(" / ".join(i["written"]))
+        console.print(Panel(body, title="intent", expand=False))
+        for w in i.get("written", []):
+            if w != i.get("canonical"):
+                console.print(Text(f"  as written: {w}", style="dim"))
+    for k, s in enumerate(f["sentences"], 1):
+        line = Text(f"{k}. ")
+        line.append(Text(s["text"]))
+        line.append(Text(f"  [{', '.join(s['systems'])}]", style="dim"))
+        console.print(line)
+    if f["scores"]:
+        table = Table("kind", "A (reference)", "B", "score", "verdict", box=None)
+        for s in f["scores"]:
+            score = "—" if s["score"] is None else f"{s['score']:.3f}"
+            verdict = "" if s["score"] is None else ("yes" if s["score"] > f["threshold"]
+                                                     else "no")
+            table.add_row(s["kind"], Text(s["a"]), Text(s["b"]), score, verdict)
+        console.print(table)
+    for s in f["scores"]:
+        for x in s.get("facts") or []:
+            style = "bold red" if x["status"] == "contradicted" else "yellow"
+            console.print(Text(f"  {x['status']}: {x['kind']} {x['fact']} {x.get('detail', '')}",
+                               style=style), Text(f"in “{s['b']}”", style="dim"))
+
+
+def review_tty(store: ReviewStore, *, reviewer: str, console: Any = None) -> int:
+    """Work through the open flags of ``store`` interactively; returns the decisions made."""
+    from rich.console import Console
+    from rich.prompt import Prompt
+
+    console = console or Console(highlight=False)
+    made = 0
+    current = store.next_open()
+    while True:
+        if current is None:
+            console.print("[bold green]no open flags left[/]")
+            return made
+        f = store.flag(current)
+        _show(console, f, store.counts())
+        key = Prompt.ask("[a]ccept [r]eject [e]dit [s]kip [n]ext [u]ndo [q]uit",
+                         choices=["a", "r", "e", "s", "n", "u", "q"], console=console)
+        if key == "q":
+            return made
+        if key == "n":
+            current = store.next_open(after=current) or current
+            continue
+        if key == "u":
+            undone = store.undo(reviewer=reviewer)
+            console.print(f"undone: {undone['status']} of {undone['flag_id']}" if undone
+                          else "nothing to undo")
+            current = undone["flag_id"] if undone else current
+            continue
+        answer: dict[str, Any] = {}
+        texts = [s["text"] for s in f["sentences"]]
+        if key == "r" and f["rule"] == "cond5":
+            k = Prompt.ask("which translation is wrong", choices=[str(n) for n in
+                                                                   range(1, len(texts) + 1)],
+                           console=console)
+            answer["target"] = texts[int(k) - 1]
+        if key == "e":
+            options = [("nile", w) for i in f["intents"]
+                       for w in ([i["canonical"]] if i.get("canonical") else []) + i["written"]]
+            options += [("text", t) for t in texts]
+            for n, (kind, value) in enumerate(options, 1):
+                console.print(f"  {n}. {'Nile' if kind == 'nile' else 'sentence'}: {value}")
+            k = Prompt.ask("edit which", choices=[str(n) for n in range(1, len(options) + 1)],
+                           console=console)
+            field, old = options[int(k) - 1]
+            answer.update(field=field, old=old, new=Prompt.ask("new value", console=console))
+        note = Prompt.ask("note (optional)", default="", console=console) or None
+        try:
+            d = store.decide(current, _KEYS[key], reviewer=reviewer, note=note, answer=answer)
+        except NileEditError as e:
+            console.print(f"[red]not saved: the new Nile does not validate[/]\n{e}")
+            continue
+        except UsageError as e:
+            console.print(f"[red]not saved: {e}[/]")
+            continue
+        made += 1
+        console.print(f"[green]{d['status']}[/] by {d['reviewer']}")
+        current = store.next_open(after=current)

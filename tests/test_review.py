@@ -1,0 +1,251 @@
+"""The review store, the meaning of decisions, the round trip check → review → check,
+exports and Label Studio interop, and the terminal mode."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from review_corpus import BAD, H1, I1, M1, M2, N1, N2, N3, P1, checked
+
+from nile_align.errors import CorpusError, UsageError
+from nile_align.grammar import parse
+from nile_align.graph import intent_id, sentence_id
+from nile_align.labelstudio import import_annotations, tasks
+from nile_align.review import NileEditError, ReviewStore, load_decisions
+
+
+@pytest.fixture
+def out(tmp_path):
+    checked(tmp_path / "out")
+    return tmp_path / "out"
+
+
+def by_rule(store: ReviewStore) -> dict[str, dict]:
+    return {f["rule"]: f for f in store.flags()}
+
+
+def test_store_imports_flags_once_and_filters(out):
+    with ReviewStore(out) as store:
+        assert store.counts() == {"total": 5, "open": 5, "decided": 0}
+        rules = [f["rule"] for f in store.flags()]
+        assert sorted(rules) == ["cond5", "cond6", "conflict", "gold_disagreement",
+                                 "invalid_nile"]
+        assert [f["rule"] for f in store.flags(rule="cond6")] == ["cond6"]
+        assert {f["rule"] for f in store.flags(system="sys_c")} == {"invalid_nile"}
+        assert {f["rule"] for f in store.flags(intent="STUDENTS")} == {"conflict",
+                                                                       "gold_disagreement"}
+        store.decide(by_rule(store)["cond6"]["flag_id"], "accept", reviewer="ana")
+        assert [f["rule"] for f in store.flags(status="accepted")] == ["cond6"]
+        assert "cond6" not in {f["rule"] for f in store.flags(status="open")}
+    with ReviewStore(out) as store:  # reopening imports nothing twice, keeps decisions
+        assert store.counts() == {"total": 5, "open": 4, "decided": 1}
+
+
+def test_missing_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(CorpusError, match="no flags.jsonl"):
+        ReviewStore(tmp_path)
+
+
+def test_decisions_are_appended_undone_and_conflicts_reported(out):
+    with ReviewStore(out) as store:
+        fid = by_rule(store)["gold_disagreement"]["flag_id"]
+        first = store.decide(fid, "accept", reviewer="ana", note="score is right")
+        assert first["replaced_decision"] is None
+        # A second tab that still showed "undecided" (seen=None) replaces ana's decision.
+        second = store.decide(fid, "reject", reviewer="bo", seen=None)
+        assert second["replaced_decision"]["id"] == first["id"]
+        assert store.current(fid)["status"] == "rejected"
+        # A reviewer who saw the latest decision replaces nothing unexpected.
+        third = store.decide(fid, "accept", reviewer="bo", seen=second["id"])
+        assert third["replaced_decision"] is None
+        assert store.undo()["id"] == third["id"]
+        assert store.current(fid)["id"] == second["id"]
+        assert [d["status"] for d in store.history()] == ["accepted", "rejected", "accepted"]
+        assert store.history()[2]["undone_at"] is not None
+        with pytest.raises(UsageError, match="reviewer"):
+            store.decide(fid, "accept", reviewer=" ")
+        with pytest.raises(UsageError, match="unknown action"):
+            store.decide(fid, "maybe", reviewer="ana")
+
+
+def test_effects_of_each_rule(out):
+    with ReviewStore(out) as store:
+        f = by_rule(store)
+        store.decide(f["gold_disagreement"]["flag_id"], "accept", reviewer="a")
+        store.decide(f["cond6"]["flag_id"], "reject", reviewer="a")
+        with pytest.raises(UsageError, match="target"):
+            store.decide(f["cond5"]["flag_id"], "reject", reviewer="a")
+        store.decide(f["cond5"]["flag_id"], "reject", reviewer="a", answer={"target": N2})
+        store.decide(f["conflict"]["flag_id"], "accept", reviewer="a")
+        d = store.decisions()
+    assert {(r["text"], r["decision"]) for r in d.align} == {(M2, True), (N3, False),
+                                                             (N2, False)}
+    assert {(r["a"], r["b"], r["decision"]) for r in d.para} == {
+        (N1, N3, False), (N2, N1, False), (N1, M1, True)}
+    assert len(d.decided) == 4 and d.edits == []
+
+
+def test_nile_edit_is_validated_before_it_is_saved(out):
+    with ReviewStore(out) as store:
+        fid = by_rule(store)["invalid_nile"]["flag_id"]
+        with pytest.raises(NileEditError) as e:
+            store.decide(fid, "edit", reviewer="a",
+                         answer={"field": "nile", "old": BAD, "new": "for endpoint('hosts' set"})
+        assert "^" in str(e.value) and "edit:1:" in str(e.value)
+        assert store.current(fid) is None
+        fixed = BAD.replace("4.5", "4")
+        store.decide(fid, "edit", reviewer="a", answer={"field": "nile", "old": BAD, "new": fixed})
+        assert store.decisions().edits == [{"field": "nile", "old": BAD, "new": fixed}]
+
+
+def test_round_trip_check_review_check(out, tmp_path):
+    with ReviewStore(out) as store:
+        f = by_rule(store)
+        store.decide(f["cond6"]["flag_id"], "accept", reviewer="ana")      # N3 is right
+        store.decide(f["conflict"]["flag_id"], "accept", reviewer="ana")   # stays, decided
+        store.decide(f["cond5"]["flag_id"], "skip", reviewer="ana")        # still open
+        store.decide(f["invalid_nile"]["flag_id"], "edit", reviewer="ana",
+                     answer={"field": "nile", "old": BAD, "new": BAD.replace("4.5", "4")})
+        store.decide(f["gold_disagreement"]["flag_id"], "accept", reviewer="ana")
+    again = checked(tmp_path / "again", load_decisions(out / "review.sqlite"))
+    status = {x.flag_id: x.status for x in again.flags}
+    ids = {rule: x["flag_id"] for rule, x in f.items()}
+    assert ids["cond6"] not in status and ids["invalid_nile"] not in status  # resolved
+    assert status[ids["conflict"]] == status[ids["gold_disagreement"]] == "decided"
+    assert status[ids["cond5"]] == "open"  # skipped: still to do
+    # Accepting N3 (so P1 too) and M2 makes new (5) triplets: new flags, open.
+    new = [x for x in again.flags if x.flag_id not in ids.values()]
+    assert new and all(x.rule == "cond5" and x.status == "open" for x in new)
+    assert all({N3, P1, M2} & {s["text"] for s in x.sentences} for x in new)
+    g = again.graph
+    i = [n for n, k in g.nodes(data="kind") if k == "intent" and "guests" in n][0]
+    assert g.edges[i, sentence_id(N3)]["source"] == "reviewed"
+    # The accepted alignment of N3 now propagates to its paraphrase P1.
+    assert (g.edges[i, sentence_id(P1)]["source"], g.edges[i, sentence_id(P1)]["decision"]) \
+        == ("inferred", True)
+    assert g.edges[i, sentence_id(P1)]["evidence"][0]["from"] == sentence_id(N3)
+    # The edited Nile validates now: its pair was scored, no longer an invalid row.
+    fixed = intent_id(parse(BAD.replace("4.5", "4")).key())
+    assert g.has_edge(fixed, sentence_id(H1)) and g.graph["invalid"] == []
+    # The re-check's flags join the same store without losing decisions.
+    with ReviewStore(out) as store:
+        lines = (tmp_path / "again" / "flags.jsonl").read_text().splitlines()
+        assert store.import_flags(json.loads(x) for x in lines) == len(new)
+        assert store.counts()["decided"] == 4  # the skip is not a decision
+
+
+def test_decided_flag_comes_back_when_its_evidence_changes(out, tmp_path, monkeypatch):
+    import review_corpus
+
+    with ReviewStore(out) as store:
+        store.decide(by_rule(store)["conflict"]["flag_id"], "accept", reviewer="ana")
+    monkeypatch.setitem(review_corpus.SCORES, (N1, M1), 3.0)
+    again = checked(tmp_path / "again", load_decisions(out))
+    assert {x.rule: x.status for x in again.flags}["conflict"] == "open"
+
+
+def test_decisions_table_still_works(tmp_path, out):
+    table = tmp_path / "d.csv"
+    table.write_text(f'nile,text,decision\n"{I1}",{N3},accept\n')
+    d = load_decisions(table)
+    assert d.align[0]["decision"] is True and d.decided == {}
+    table.write_text("nile,text\n")
+    with pytest.raises(UsageError, match="decision"):
+        load_decisions(table)
+
+
+def test_export_jsonl_and_csv(out, tmp_path):
+    with ReviewStore(out) as store:
+        fid = by_rule(store)["cond6"]["flag_id"]
+        store.decide(fid, "accept", reviewer="ana", note="ok, a \"quoted\" note")
+        store.decide(fid, "reject", reviewer="bo")
+        assert store.export(tmp_path / "d.jsonl") == 1
+        assert store.export(tmp_path / "all.csv", history=True) == 2
+        with pytest.raises(UsageError):
+            store.export(tmp_path / "d.xlsx")
+    row = json.loads((tmp_path / "d.jsonl").read_text())
+    assert (row["status"], row["reviewer"], row["rule"]) == ("rejected", "bo", "cond6")
+    assert {"decided_at", "answer", "evidence"} <= set(row)
+    import pandas as pd
+
+    frame = pd.read_csv(tmp_path / "all.csv")
+    assert list(frame["status"]) == ["accepted", "rejected"]
+    assert frame["note"][0] == 'ok, a "quoted" note'
+
+
+def test_label_studio_tasks_and_import(out, tmp_path):
+    with ReviewStore(out) as store:
+        ts = tasks(store)
+        assert len(ts) == 5
+        cond6 = next(t for t in ts if t["data"]["rule"] == "cond6")
+        pred = cond6["predictions"][0]
+        assert pred["model_version"] == "table-provider"
+        assert pred["result"][0]["value"]["choices"] == ["Reject"]  # PLUIE(I1, N3) = -1
+        cond5 = next(t for t in ts if t["data"]["rule"] == "cond5")
+        cond5["annotations"] = [{"completed_by": {"email": "ana@example.org"},
+                                 "created_at": "2026-11-20T10:00:00Z",
+                                 "result": [{"from_name": "decision", "type": "choices",
+                                             "value": {"choices": ["Reject"]}},
+                                            {"from_name": "wrong_translation", "type": "textarea",
+                                             "value": {"text": [N2]}}]}]
+        cond6["annotations"] = [{"completed_by": 7, "result": [
+            {"from_name": "decision", "type": "choices", "value": {"choices": ["Accept"]}}]}]
+        path = tmp_path / "export.json"
+        path.write_text(json.dumps(ts))
+        assert import_annotations(store, path) == 2
+        d5 = store.current(cond5["data"]["flag_id"])
+        assert (d5["status"], d5["reviewer"], d5["decided_at"]) == (
+            "rejected", "ana@example.org", "2026-11-20T10:00:00Z")
+        assert d5["answer"]["target"] == N2
+        assert store.current(cond6["data"]["flag_id"])["reviewer"] == "label-studio user 7"
+        cond6["annotations"][0]["result"] = []
+        path.write_text(json.dumps(ts))
+        with pytest.raises(UsageError, match="task .* decision choice"):
+            import_annotations(store, path)
+        assert len(store.history()) == 2  # nothing recorded from the bad file
+        path.write_text("{}")
+        with pytest.raises(CorpusError, match="list of tasks"):
+            import_annotations(store, path)
+
+
+def test_tty_mode_decides_with_the_same_keys(out, monkeypatch):
+    from rich.console import Console
+
+    from nile_align.ttyreview import review_tty
+
+    screen = io.StringIO()
+    # first flag (cond5): reject, naming sentence 2 as wrong, with a note; next: skip;
+    # next: accept; then undo; then quit.
+    monkeypatch.setattr("sys.stdin", io.StringIO("r\n2\nwrong one\ns\n\na\n\nu\nq\n"))
+    with ReviewStore(out) as store:
+        made = review_tty(store, reviewer="ops", console=Console(file=screen, width=120))
+        history = store.history()
+    text = screen.getvalue()
+    assert made == 3
+    assert [d["status"] for d in history] == ["rejected", "skipped", "accepted"]
+    assert history[0]["note"] == "wrong one" and history[0]["reviewer"] == "ops"
+    assert history[2]["undone_at"] is not None
+    assert "cond5" in text and "undone: accepted" in text
+    assert "Guests may not transfer files" in text and "for endpoint('guests')" in text
+
+
+def test_review_cli_export_and_labelstudio(out, tmp_path, capsys):
+    from nile_align.cli import main
+
+    assert main(["review", str(out), "--labelstudio-export", str(tmp_path / "t.json")]) == 0
+    assert "<Choices name=\"decision\"" in (tmp_path / "t.xml").read_text()
+    assert len(json.loads((tmp_path / "t.json").read_text())) == 5
+    assert main(["review", str(out), "--export", str(tmp_path / "d.csv")]) == 0
+    assert main(["review", str(tmp_path / "nowhere"), "--export", "x.csv"]) == 2
+    assert "no flags.jsonl" in capsys.readouterr().err
+    # After a re-check, --store goes on with the first store: the new flags join it.
+    with ReviewStore(out) as store:
+        store.decide(by_rule(store)["cond6"]["flag_id"], "accept", reviewer="ana")
+    checked(tmp_path / "again", load_decisions(out))
+    assert main(["review", str(tmp_path / "again"), "--store", str(out / "review.sqlite"),
+                 "--export", str(tmp_path / "d.jsonl")]) == 0
+    with ReviewStore(out) as store:
+        assert store.counts()["total"] > 5 and store.counts()["decided"] == 1
+    assert not (tmp_path / "again" / "review.sqlite").exists()

@@ -1,0 +1,83 @@
+"""The review page in real headless Chromium (Debian's /usr/bin/chromium driven by
+Playwright): accept one flag with its keyboard shortcut, edit one Nile intent, reload,
+see both persisted. ``NILE_ALIGN_SCREENSHOTS=docs`` also refreshes the README's picture."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from review_corpus import BAD, checked
+
+from nile_align.review import ReviewStore
+from nile_align.webreview import make_server
+
+CHROMIUM = os.environ.get("NILE_ALIGN_CHROMIUM", "/usr/bin/chromium")
+# Flags for a machine without a network or a display (see the README's test set-up).
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def browser():
+    if not shutil.which(CHROMIUM):
+        if os.environ.get("NILE_ALIGN_REQUIRE_BROWSER"):
+            pytest.fail(f"{CHROMIUM} is missing; `make test` installs Debian's chromium")
+        pytest.skip(f"{CHROMIUM} is missing (`make test` installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def test_accept_and_edit_persist_across_reload(browser, tmp_path):
+    out = tmp_path / "out"
+    checked(out)
+    server = make_server(out, port=0, reviewer="ana")
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page.goto(base + "/queue?rule=gold_disagreement")
+        page.click("#next")
+        assert page.inner_text("#status") == "open"
+        flag_url = page.url
+        shots = Path(os.environ.get("NILE_ALIGN_SCREENSHOTS") or tmp_path)
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / "review-page.png"), full_page=True)
+        page.keyboard.press("a")  # accept, by its shortcut
+        page.wait_for_selector("#message")
+        assert "accepted by ana" in page.inner_text("#message")
+
+        page.goto(base + "/queue?rule=invalid_nile")
+        page.click("#next")
+        edit_url = page.url
+        page.select_option("#edit-old", BAD)
+        assert page.input_value("#edit-field") == "nile"
+        page.fill("#edit-new", "for endpoint('hosts') set bandwidth('max', '4', 'mbs')")
+        page.click("#save-edit")
+        assert "unknown bandwidth unit" in page.inner_text("#error")  # validated, not saved
+        page.fill("#edit-new", "for endpoint('hosts') set bandwidth('max', '4', 'mbps')")
+        page.click("#save-edit")
+        page.wait_for_selector("#message")
+
+        for url, status in ((flag_url, "accepted"), (edit_url, "edited")):
+            page.goto(url.split("?")[0])
+            page.reload()
+            assert page.inner_text("#status") == status
+        assert page.inner_text("#count-decided") == "2"
+    finally:
+        server.shutdown()
+        server.server_close()
+        server.store.close()
+    with ReviewStore(out) as store:
+        edits = store.decisions().edits
+    assert edits == [{"field": "nile", "old": BAD,
+                      "new": "for endpoint('hosts') set bandwidth('max', '4', 'mbps')"}]

@@ -1,0 +1,255 @@
+"""The review page over HTTP: every action, the token rule, escaping, cross-site protection,
+two tabs on one flag, and durability of acknowledged decisions under SIGKILL."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+from review_corpus import BAD, M2, N2, checked
+
+from nile_align.review import ReviewStore
+from nile_align.webreview import make_server
+
+
+class Client:
+    """A tiny HTTP client that keeps cookies, like a browser tab."""
+
+    def __init__(self, port: int, host: str = "127.0.0.1"):
+        self.host, self.port, self.cookies = host, port, {}
+
+    def request(self, method: str, path: str, form: dict | None = None,
+                headers: dict | None = None) -> tuple[int, dict, str]:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+        body = urlencode(form) if form is not None else None
+        h = {"Host": f"{self.host}:{self.port}", **(headers or {})}
+        if body is not None:
+            h["Content-Type"] = "application/x-www-form-urlencoded"
+        if self.cookies:
+            h["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        conn.request(method, path, body=body, headers=h)
+        resp = conn.getresponse()
+        text = resp.read().decode("utf-8")
+        for value in resp.headers.get_all("Set-Cookie") or []:
+            k, v = value.split(";")[0].split("=", 1)
+            self.cookies[k] = v
+        conn.close()
+        return resp.status, dict(resp.headers), text
+
+    def get(self, path: str, **kw):
+        return self.request("GET", path, **kw)
+
+    def post(self, path: str, form: dict, **kw):
+        return self.request("POST", path, form, **kw)
+
+
+def csrf(page: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+
+
+@pytest.fixture
+def out(tmp_path):
+    checked(tmp_path / "out")
+    return tmp_path / "out"
+
+
+@pytest.fixture
+def served(out):
+    server = make_server(out, port=0, reviewer="tester")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server, Client(server.server_address[1])
+    server.shutdown()
+    server.server_close()
+    server.store.close()
+
+
+def flag_ids(out: Path) -> dict[str, str]:
+    return {json.loads(x)["rule"]: json.loads(x)["flag_id"]
+            for x in (out / "flags.jsonl").read_text().splitlines()}
+
+
+def test_queue_page_lists_and_filters(served, out):
+    server, c = served
+    status, headers, page = c.get("/")
+    assert status == 303 and headers["Location"] == "/queue"
+    status, headers, page = c.get("/queue")
+    assert status == 200 and "5</b> open" in page
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    assert headers["X-Frame-Options"] == "DENY"
+    for fid in flag_ids(out).values():
+        assert f"/flag/{fid}" in page
+    _, _, page = c.get("/queue?rule=cond6")
+    ids = flag_ids(out)
+    assert f"/flag/{ids['cond6']}" in page and f"/flag/{ids['cond5']}" not in page
+    _, _, page = c.get("/queue?system=sys_c")
+    assert f"/flag/{ids['invalid_nile']}" in page and f"/flag/{ids['cond6']}" not in page
+    assert c.get("/nothing")[0] == 404 and c.get("/flag/0000")[0] == 404
+
+
+def test_flag_page_shows_everything_escaped(served, out):
+    server, c = served
+    ids = flag_ids(out)
+    status, _, page = c.get(f"/flag/{ids['invalid_nile']}")
+    assert status == 200
+    assert "<script>alert" not in page
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page
+    _, _, page = c.get(f"/flag/{ids['gold_disagreement']}")
+    assert "the judge&#39;s alignment score contradicts the expert label" in page
+    # The fact check's contradiction (10 GB for 100 GB) is highlighted in the sentence.
+    assert re.search(r'<mark class="contradicted" title="[^"]*100[^"]*">10 GB</mark>', page)
+    _, _, page = c.get(f"/flag/{ids['cond6']}")
+    assert '<span class="kw">for</span>' in page and '<span class="fn">endpoint</span>' in page
+    assert "→" in page and "2.000" in page and "-1.000" in page
+
+
+def test_every_action_over_http(served, out):
+    server, c = served
+    ids = flag_ids(out)
+    _, _, page = c.get(f"/flag/{ids['cond6']}")
+    token = csrf(page)
+    status, headers, _ = c.post(f"/flag/{ids['cond6']}", {"csrf": token, "action": "accept",
+                                                         "reviewer": "ana", "note": "fine"})
+    assert status == 303 and "/flag/" in headers["Location"]
+    assert c.cookies["nile_align_reviewer"] == "ana"  # remembered for the next page
+    status, _, page = c.get(headers["Location"])
+    assert "accepted by ana" in page
+    status, _, _ = c.post(f"/flag/{ids['cond5']}", {"csrf": token, "action": "reject",
+                                                   "reviewer": "ana", "target": N2})
+    assert status == 303
+    status, _, _ = c.post(f"/flag/{ids['conflict']}", {"csrf": token, "action": "skip",
+                                                      "reviewer": "ana"})
+    assert status == 303
+    status, headers, _ = c.post(f"/flag/{ids['gold_disagreement']}", {
+        "csrf": token, "action": "edit", "reviewer": "ana", "field": "text", "old": M2,
+        "new": "Students get 100 GB a week"})
+    assert status == 303 and ids["gold_disagreement"] in headers["Location"]
+    # A cond5 reject without naming the wrong translation is refused on the page.
+    status, _, page = c.post(f"/flag/{ids['cond5']}", {"csrf": token, "action": "reject",
+                                                      "reviewer": "ana"})
+    assert status == 422 and "needs target" in page
+    # An invalid Nile edit shows the validator's caret message and saves nothing.
+    status, _, page = c.post(f"/flag/{ids['invalid_nile']}", {
+        "csrf": token, "action": "edit", "reviewer": "ana", "field": "nile", "old": BAD,
+        "new": "for endpoint('hosts') set bandwidth('max', '4', 'mbit')"})
+    assert status == 422 and "unknown bandwidth unit" in page and "^" in page
+    assert "mbit" in page  # the rejected text stays in the form
+    status, headers, _ = c.post("/undo", {"csrf": token})
+    assert status == 303 and ids["gold_disagreement"] in headers["Location"]
+    with ReviewStore(out) as store:
+        standing = {d["flag_id"]: d["status"] for d in store.export_records()}
+    assert standing == {ids["cond6"]: "accepted", ids["cond5"]: "rejected",
+                        ids["conflict"]: "skipped"}
+    status, headers, body = c.get("/export/decisions.jsonl")
+    assert status == 200 and len(body.splitlines()) == 3
+    assert "attachment" in headers["Content-Disposition"]
+    assert c.get("/export/decisions.csv")[2].startswith("decision_id,flag_id")
+    tasks = json.loads(c.get("/export/labelstudio.json")[2])
+    assert {t["data"]["flag_id"] for t in tasks} == set(ids.values())
+
+
+def test_cross_site_posts_are_refused(served, out):
+    server, c = served
+    fid = flag_ids(out)["cond6"]
+    token = csrf(c.get(f"/flag/{fid}")[2])
+    form = {"action": "accept", "reviewer": "mallory"}
+    assert c.post(f"/flag/{fid}", form)[0] == 403                       # no token
+    assert c.post(f"/flag/{fid}", {**form, "csrf": "guess"})[0] == 403  # wrong token
+    assert c.post(f"/flag/{fid}", {**form, "csrf": token},
+                  headers={"Origin": "http://evil.example"})[0] == 403
+    assert c.post(f"/flag/{fid}", {**form, "csrf": token},
+                  headers={"Sec-Fetch-Site": "cross-site"})[0] == 403
+    assert c.post("/undo", {"csrf": "guess"})[0] == 403
+    assert c.get(f"/flag/{fid}")[0] == 200  # reading is not state-changing
+    with ReviewStore(out) as store:
+        assert store.history() == []
+    same = {"Origin": f"http://127.0.0.1:{c.port}", "Sec-Fetch-Site": "same-origin"}
+    assert c.post(f"/flag/{fid}", {**form, "csrf": token}, headers=same)[0] == 303
+
+
+def test_two_tabs_on_one_flag_both_recorded_and_told(served, out):
+    server, c = served
+    fid = flag_ids(out)["cond6"]
+    tab1, tab2 = Client(c.port), Client(c.port)
+    p1, p2 = tab1.get(f"/flag/{fid}")[2], tab2.get(f"/flag/{fid}")[2]
+    seen = re.search(r'name="seen" value="([^"]*)"', p1).group(1)
+    assert seen == ""
+    tab1.post(f"/flag/{fid}", {"csrf": csrf(p1), "action": "accept", "reviewer": "ana",
+                               "seen": seen})
+    _, headers, _ = tab2.post(f"/flag/{fid}", {"csrf": csrf(p2), "action": "reject",
+                                               "reviewer": "bo", "seen": seen})
+    _, _, page = tab2.get(headers["Location"])
+    assert "replaced a decision made meanwhile elsewhere (accepted by ana" in page
+    with ReviewStore(out) as store:
+        assert [d["status"] for d in store.history()] == ["accepted", "rejected"]
+        assert store.current(fid)["reviewer"] == "bo"
+
+
+def test_token_required_off_loopback(out):
+    server = make_server(out, host="0.0.0.0", port=0)
+    assert server.token and f"?token={server.token}" in server.url
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        c = Client(server.server_address[1])
+        assert c.get("/queue")[0] == 403
+        assert c.get("/queue?token=wrong")[0] == 403
+        assert c.get("/static/review.js")[0] == 403
+        status, headers, _ = c.get(f"/queue?token={server.token}&rule=cond6")
+        assert status == 303 and headers["Location"] == "/queue?rule=cond6"
+        assert "HttpOnly" in headers["Set-Cookie"] and "SameSite=Strict" in headers["Set-Cookie"]
+        assert c.get("/queue")[0] == 200  # the cookie now carries the token
+        fid = flag_ids(out)["cond6"]
+        token = csrf(c.get(f"/flag/{fid}")[2])
+        assert Client(c.port).post(f"/flag/{fid}", {"csrf": token, "action": "accept",
+                                                    "reviewer": "x"})[0] == 403
+        assert c.post(f"/flag/{fid}", {"csrf": token, "action": "accept",
+                                       "reviewer": "x"})[0] == 303
+    finally:
+        server.shutdown()
+        server.server_close()
+        server.store.close()
+
+
+def test_acknowledged_decisions_survive_sigkill(out):
+    cmd = [sys.executable, "-m", "nile_align.cli", "review", str(out), "--port", "0"]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    try:
+        url = proc.stdout.readline().strip()
+        c = Client(urlsplit(url).port)
+        acknowledged = []
+        for rule, fid in sorted(flag_ids(out).items()):
+            if rule == "invalid_nile":
+                continue
+            page = c.get(f"/flag/{fid}")[2]
+            form = {"csrf": csrf(page), "action": "accept", "reviewer": "ana"}
+            if rule == "cond5":
+                form.update(action="reject", target=N2)
+            assert c.post(f"/flag/{fid}", form)[0] == 303
+            acknowledged.append(fid)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        proc.kill()
+    with ReviewStore(out) as store:
+        assert sorted(d["flag_id"] for d in store.export_records()) == sorted(acknowledged)
+    # A restarted server serves them.
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    try:
+        c = Client(urlsplit(proc.stdout.readline().strip()).port)
+        assert "4</b> decided" in c.get("/queue")[2]
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
