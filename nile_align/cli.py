@@ -199,16 +199,32 @@ def _add_model_options(p: argparse.ArgumentParser) -> None:
                    help="score cache (SQLite); 'default' is ~/.cache/nile_align/scores.sqlite "
                         "or $NILE_ALIGN_CACHE/scores.sqlite")
     g.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    e = p.add_argument_group("engine (scale out)")
+    e.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="local: this process; ray: Ray actors, one Scorer each "
+                        "(pip install 'nile-align[ray]')")
+    e.add_argument("--address", metavar="ADDR",
+                   help="with --engine ray: a running cluster (default: start a local one)")
+    e.add_argument("--workers", type=int, default=2, metavar="K",
+                   help="with --engine ray: scoring actors (each loads the model once)")
+    e.add_argument("--gpus-per-worker", type=float, default=0, metavar="G",
+                   help="with --engine ray: GPUs each actor reserves")
 
 
 def _scorer(args: argparse.Namespace):
+    """The Scorer the model options describe, or its Ray front with --engine ray."""
+    _quiet_transformers(args.quiet)
+    options = dict(device=args.device, dtype=args.dtype, templates=args.templates,
+                   adapter=args.adapter, cache=None if args.no_cache else args.cache,
+                   batch_size=args.batch_size, threshold=getattr(args, "threshold", 0.0))
+    if args.engine == "ray":
+        from .scale import RayScorer
+
+        return RayScorer(workers=args.workers, address=args.address,
+                         gpus_per_worker=args.gpus_per_worker, model=args.model, **options)
     from .scoring import Scorer
 
-    _quiet_transformers(args.quiet)
-    return Scorer(args.model, device=args.device, dtype=args.dtype, templates=args.templates,
-                  adapter=args.adapter,
-                  cache=None if args.no_cache else args.cache, batch_size=args.batch_size,
-                  threshold=getattr(args, "threshold", 0.0))
+    return Scorer(args.model, **options)
 
 
 def _quiet_transformers(quiet: bool) -> None:
@@ -241,6 +257,9 @@ examples:
   nile-align score nile.txt english.txt --format csv > scores.csv
   nile-align score pairs.jsonl --a s1 --b s2 --template para --both-directions
   nile-align score pairs.csv --a nile --b text --method generate --template yesno-net
+  nile-align score pairs.csv --a nile --b text --shard 3/8      (on machine 3 of 8)
+  nile-align merge scores.part-*-of-8.jsonl --out scores.jsonl
+  nile-align score pairs.csv --a nile --b text --engine ray --address auto --workers 16
 """
 
 
@@ -264,9 +283,30 @@ def _add_score(sub) -> None:
     p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="stdout format")
     p.add_argument("--precision", type=int, metavar="D",
                    help="round scores to D decimals on output (default: full precision)")
+    p.add_argument("--shard", metavar="K/N",
+                   help="score only shard K of N (pairs split by a hash of their texts); the "
+                        "rows gain part_row and pair_key columns for `nile-align merge`")
+    p.add_argument("--out", metavar="FILE",
+                   help="write the rows to FILE (.jsonl or .csv) instead of stdout; with "
+                        "--shard the default is scores.part-K-of-N.jsonl")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     _add_model_options(p)
     p.set_defaults(func=cmd_score)
+
+
+def _write_rows(frame, out: str | None, fmt: str) -> None:
+    """Rows to ``out`` (format by suffix, written atomically) or to stdout as ``fmt``."""
+    if out:
+        from .scale import write_frame
+
+        write_frame(frame, out)
+        return
+    if fmt == "csv":
+        frame.to_csv(sys.stdout, index=False)
+    else:
+        text = frame.to_json(orient="records", lines=True, force_ascii=False)
+        sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
+    sys.stdout.flush()
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -295,6 +335,19 @@ def cmd_score(args: argparse.Namespace) -> int:
         if not sep:
             raise UsageError(f"--extra {item!r}: write FIELD=COLUMN")
         extra[field] = column
+    out = args.out
+    if args.shard:
+        from .scale import parse_shard, shard_mask
+
+        k, n = parse_shard(args.shard)
+        for column in (col_a, col_b, *extra.values()):
+            if column not in frame.columns:
+                raise UsageError(f"no column {column!r}; the columns are "
+                                 f"{', '.join(map(repr, map(str, frame.columns)))}")
+        frame = frame.reset_index(drop=True)
+        frame = frame[shard_mask(frame, a=col_a, b=col_b, shard=(k, n),
+                                 extra=list(extra.values()))]
+        out = out or f"scores.part-{k}-of-{n}.jsonl"
     scorer = _scorer(args)
     started = time.perf_counter()
     result = scorer.score_frame(frame, a=col_a, b=col_b, template=args.template,
@@ -305,12 +358,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         for column in ("score", "score_ba"):
             if column in result:
                 result[column] = result[column].round(args.precision)
-    if args.format == "csv":
-        result.to_csv(sys.stdout, index=False)
-    else:
-        text = result.to_json(orient="records", lines=True, force_ascii=False)
-        sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
-    sys.stdout.flush()
+    _write_rows(result, out, args.format)
     errors = int(result["error"].notna().sum())
     info = result.attrs["nile_align"]
     rate = f", {info['scored'] / elapsed:.1f} pairs/s" if info["scored"] else ""
@@ -318,6 +366,42 @@ def cmd_score(args: argparse.Namespace) -> int:
          f"({info['cached']} from cache, {info['scored']} computed), {errors} pairs not "
          f"scorable, {elapsed:.1f} s{rate}\n"
          f"signature: {info['signature']}", args)
+    return EXIT_OK
+
+
+# --- merge ---------------------------------------------------------------------------------
+
+MERGE_HELP = """\
+Join the part files of `nile-align score --shard K/N` into one table in input order:
+the table an unsharded run writes. Rows are de-duplicated by their input row and pair
+key (a part scored twice counts once). Parts scored with different signatures (another
+model, template, method, dtype or threshold) are refused: a merged file must come from
+one judge.
+
+examples:
+  nile-align merge scores.part-*-of-8.jsonl --out scores.jsonl
+  nile-align merge part1.csv part2.csv --out scores.csv
+"""
+
+
+def _add_merge(sub) -> None:
+    p = sub.add_parser("merge", help="join the parts of a sharded score run",
+                       description=MERGE_HELP, formatter_class=_HelpFormatter)
+    p.add_argument("parts", nargs="+", metavar="PART", help="part files (.jsonl or .csv)")
+    p.add_argument("--out", metavar="FILE", help="merged file (.jsonl or .csv); default stdout")
+    p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="stdout format")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    p.set_defaults(func=cmd_merge)
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from .scale import merge_parts
+
+    merged = merge_parts(args.parts)
+    _write_rows(merged, args.out, args.format)
+    sig = merged["signature"].dropna().unique()
+    _say(f"nile-align merge: {len(args.parts)} parts, {len(merged)} rows"
+         + (f"\nsignature: {sig[0]}" if len(sig) else ""), args)
     return EXIT_OK
 
 
@@ -768,6 +852,7 @@ examples:
   nile-align diff "$INTENT_A" "$INTENT_B"                what differs between two intents
   nile-align facts "$INTENT" "$SENTENCE"                 which facts a sentence gets wrong
   nile-align score pairs.csv --a nile --b text           *-PLUIE scores of pairs
+  nile-align merge scores.part-*.jsonl --out all.jsonl   join the shards of a score run
   nile-align templates                                   the prompt templates
   nile-align run corpora/demo.csv                        the main job: score, check, report
   nile-align check corpus.csv --out out/                 conditions (5) and (6), flags
@@ -777,7 +862,8 @@ examples:
 Run 'nile-align COMMAND --help' for the options and examples of each command.
 """
 
-_COMMANDS: list[Callable] = [_add_validate, _add_diff, _add_facts, _add_score, _add_templates,
+_COMMANDS: list[Callable] = [_add_validate, _add_diff, _add_facts, _add_score, _add_merge,
+                             _add_templates,
                              _add_check, _add_run, _add_review, _add_evaluate, _add_train]
 
 

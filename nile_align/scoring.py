@@ -36,7 +36,7 @@ from .models import LoadedModel, cache_root, load_model
 from .signature import Signature, short_hash
 from .templates import Template, get_template
 
-__all__ = ["AnswerTokenError", "METHODS", "ScoreResult", "Scorer", "parse_answer"]
+__all__ = ["AnswerTokenError", "METHODS", "ScoreResult", "Scorer", "parse_answer", "score_frame"]
 
 log = logging.getLogger("nile_align")
 
@@ -103,6 +103,86 @@ def _is_oom(e: BaseException) -> bool:
                                             or "not enough memory" in text)
 
 
+def open_cache(cache: str | Path | None) -> ScoreCache | None:
+    """The score cache a ``cache`` option names ("default": under :func:`cache_root`)."""
+    if cache == DEFAULT_CACHE:
+        cache = cache_root() / "scores.sqlite"
+    return ScoreCache(cache) if cache is not None else None
+
+
+#: Distinct uncached pairs are scored in blocks of this many: batches are formed within a
+#: block, so a block scores the same wherever it runs (see Scorer.score_block).
+BLOCK = 512
+
+
+@dataclass
+class _Job:
+    """One scoring call's bookkeeping: the distinct uncached pairs still to score (``todo``,
+    field tuples in first-appearance order), where each goes back in the input
+    (``groups``), their cache keys, and the result being filled."""
+
+    result: ScoreResult
+    groups: dict[tuple, list[int]]
+    keys: dict[tuple, str]
+    todo: list[tuple]
+    cache: ScoreCache | None
+
+    @classmethod
+    def make(cls, t: Template, sig: Signature, a: Sequence[str | None],
+             b: Sequence[str | None], extra: Mapping[str, Sequence[str | None]] | None,
+             cache: ScoreCache | None) -> _Job:
+        """Check the inputs, deduplicate identical pairs and read the cache."""
+        a, b = list(a), list(b)
+        fields_extra = {k: list(v) for k, v in (extra or {}).items()}
+        if len(a) != len(b) or any(len(v) != len(a) for v in fields_extra.values()):
+            raise UsageError("a, b and every extra field must have the same length")
+        unknown = set(fields_extra) - set(t.extra) - set(t.optional)
+        if unknown:
+            raise UsageError(f"template {t.name!r} has no field(s) {', '.join(sorted(unknown))}")
+        scores = np.full(len(a), np.nan)
+        errors: list[str | None] = [None] * len(a)
+        groups: dict[tuple, list[int]] = {}
+        for i in range(len(a)):
+            fields = (a[i], b[i], *(fields_extra.get(f, [None] * len(a))[i]
+                                    for f in t.extra + t.optional))
+            bad = next((name for name, v in zip(("A", "B", *t.extra), fields) if
+                        not isinstance(v, str) or not v.strip()), None)
+            if bad is not None:
+                errors[i] = f"empty or missing {bad}"
+                continue
+            groups.setdefault(fields, []).append(i)
+        keys = {f: pair_key(sig.context, f) for f in groups}
+        found = cache.get_many(keys.values()) if cache is not None else {}
+        todo = []
+        for f, idx in groups.items():
+            hit = found.get(keys[f])
+            if hit is not None:
+                scores[idx] = hit[0]
+            else:
+                todo.append(f)
+        result = ScoreResult(scores, errors, sig, cached=len(groups) - len(todo))
+        return cls(result, groups, keys, todo, cache)
+
+    def blocks(self) -> list[list[tuple]]:
+        return [self.todo[s:s + BLOCK] for s in range(0, len(self.todo), BLOCK)]
+
+    def store(self, fields: Sequence[tuple], values: Sequence[float]) -> None:
+        """Put scores in place (every input position of each pair) and in the cache."""
+        rows = []
+        sig_text = str(self.result.signature)
+        for f, value in zip(fields, values):
+            self.result.scores[self.groups[f]] = value
+            if not math.isnan(value):
+                rows.append((self.keys[f], value, sig_text))
+        if rows and self.cache is not None:
+            self.cache.put_many(rows)
+        self.result.scored += len(fields)
+
+    def fail(self, fields: tuple, message: str) -> None:
+        for i in self.groups[fields]:
+            self.result.errors[i] = message
+
+
 class Scorer:
     """Scores text pairs with a *-PLUIE template; the model is loaded once, here.
 
@@ -128,9 +208,7 @@ class Scorer:
         self.templates_dir = templates
         self.batch_size = max(1, int(batch_size))
         self.threshold = float(threshold)
-        if cache == DEFAULT_CACHE:
-            cache = cache_root() / "scores.sqlite"
-        self.cache = ScoreCache(cache) if cache is not None else None
+        self.cache = open_cache(cache)
         self._templates: dict[str, Template] = {}
         self._prefixes: dict[str, _Context | None] = {}
         self._answers: dict[str, tuple[int, int]] = {}
@@ -382,52 +460,44 @@ class Scorer:
                        progress: bool | None = None) -> ScoreResult:
         """Like :meth:`score`, also returning per-pair errors, the signature and cache counts."""
         t = self.template(template)
+        job = _Job.make(t, self.signature(t, method), a, b, extra, self.cache)
+        bar = _progress(len(job.todo), progress, t.name, method)
+        try:
+            for block in job.blocks():
+                def on_batch(positions: list[int], values: list[float],
+                             block: list[tuple] = block) -> None:
+                    job.store([block[p] for p in positions], values)
+                    bar.update(len(positions))
+
+                for p, message in self.score_block(t, method, block, on_batch).items():
+                    job.fail(block[p], message)
+                    bar.update(1)
+        finally:
+            bar.close()
+        return job.result
+
+    def score_block(self, template: str | Template, method: str, block: Sequence[tuple],
+                    on_batch) -> dict[int, str]:
+        """Score distinct pairs (``block``: field tuples, as :class:`_Job` makes them);
+        ``on_batch(positions, values)`` receives each batch's scores as it is done. Returns
+        the positions that cannot be scored, with why.
+
+        The batches depend only on the block, so any process that scores the same block
+        gets bit-identical scores: what lets the Ray engine match a single process.
+        """
+        t = self.template(template)
         sig = self.signature(t, method)
-        a, b = list(a), list(b)
-        extra = {k: list(v) for k, v in (extra or {}).items()}
-        if len(a) != len(b) or any(len(v) != len(a) for v in extra.values()):
-            raise UsageError("a, b and every extra field must have the same length")
-        unknown = set(extra) - set(t.extra) - set(t.optional)
-        if unknown:
-            raise UsageError(f"template {t.name!r} has no field(s) {', '.join(sorted(unknown))}")
-        scores = np.full(len(a), np.nan)
-        errors: list[str | None] = [None] * len(a)
-
-        # Deduplicate identical pairs; remember every position of each.
-        groups: dict[tuple, list[int]] = {}
-        for i in range(len(a)):
-            fields = (a[i], b[i], *(extra.get(f, [None] * len(a))[i]
-                                    for f in t.extra + t.optional))
-            bad = next((name for name, v in zip(("A", "B", *t.extra), fields) if
-                        not isinstance(v, str) or not v.strip()), None)
-            if bad is not None:
-                errors[i] = f"empty or missing {bad}"
-                continue
-            groups.setdefault(fields, []).append(i)
-        keys = {f: pair_key(sig.context, f) for f in groups}
-        found = self.cache.get_many(keys.values()) if self.cache is not None else {}
-        todo = []
-        for f, idx in groups.items():
-            hit = found.get(keys[f])
-            if hit is not None:
-                scores[idx] = hit[0]
-            else:
-                todo.append(f)
-        result = ScoreResult(scores, errors, sig, cached=len(groups) - len(todo))
-        if not todo:
-            return result
-
         prefix = self._prefix(t) if method == "pluie" else None
         encoded: dict[int, list[int]] = {}
+        failed: dict[int, str] = {}
         by_head: dict[tuple[int, ...], list[int]] = {}
         head_ids: dict[str, list[int]] = {}
         limit = self.loaded.max_length
-        for j, f in enumerate(todo):
+        for j, f in enumerate(block):
             ids = self._encode(self._render(t, f))
             if limit is not None and len(ids) + 1 > limit:
-                for i in groups[f]:
-                    errors[i] = (f"prompt is {len(ids)} tokens; {sig.model} reads at most "
-                                 f"{limit}: not scored (never truncated)")
+                failed[j] = (f"prompt is {len(ids)} tokens; {sig.model} reads at most "
+                             f"{limit}: not scored (never truncated)")
                 continue
             encoded[j] = ids
             if method == "pluie":
@@ -454,36 +524,17 @@ class Scorer:
         else:
             yes, no = self.answer_ids(t)
             fn = self._two_pass(yes, no) if method == "two_pass" else self._pluie_batch(yes, no)
-
-        bar = _progress(len(encoded), progress, t.name, method)
-        sig_text = str(sig)
-
-        def store(indices: list[int], values: list[float]) -> None:
-            rows = []
-            for j, value in zip(indices, values):
-                f = todo[j]
-                scores[groups[f]] = value
-                if self.cache is not None and not math.isnan(value):
-                    rows.append((keys[f], value, sig_text))
-            if rows and self.cache is not None:
-                self.cache.put_many(rows)
-            result.scored += len(indices)
-            bar.update(len(indices))
-
-        try:
-            self._run_batches(with_prefix, prefix, fn, store)
-            self._run_batches(without, None, fn, store)
-            for chunk in _chunks(shared, self.batch_size):
-                heads = [head for head, _ in chunk]
-                base = prefix if prefix is not None and all(
-                    h[:len(prefix.ids)] == prefix.ids for h in heads) else None
-                ctx = self._stack(base, heads)
-                self._run_batches([(j, encoded[j][len(head):], row)
-                                   for row, (head, js) in enumerate(chunk) for j in js],
-                                  ctx, fn, store)
-        finally:
-            bar.close()
-        return result
+        self._run_batches(with_prefix, prefix, fn, on_batch)
+        self._run_batches(without, None, fn, on_batch)
+        for chunk in _chunks(shared, self.batch_size):
+            heads = [head for head, _ in chunk]
+            base = prefix if prefix is not None and all(
+                h[:len(prefix.ids)] == prefix.ids for h in heads) else None
+            ctx = self._stack(base, heads)
+            self._run_batches([(j, encoded[j][len(head):], row)
+                               for row, (head, js) in enumerate(chunk) for j in js],
+                              ctx, fn, on_batch)
+        return failed
 
     def score_frame(self, frame, *, a: str, b: str, template: str | Template = "net",
                     method: str = "pluie", both_directions: bool = False,
@@ -492,38 +543,8 @@ class Scorer:
         ``score`` (PLUIE(a, b)), ``score_ba`` (with ``both_directions``), ``decision``
         (score > T, both directions when asked), ``error`` and ``signature``.
         ``extra`` maps template fields to columns (rev: ``{"instruction": "instr"}``)."""
-        import pandas as pd
-
-        for col in (a, b, *(extra or {}).values()):
-            if col not in frame.columns:
-                raise UsageError(f"no column {col!r}; the columns are "
-                                 f"{', '.join(map(repr, frame.columns))}")
-
-        def column(name: str) -> list:
-            return [v if isinstance(v, str) else None for v in frame[name].tolist()]
-
-        fields = {k: column(v) for k, v in (extra or {}).items()}
-        ab = self.score_detailed(a=column(a), b=column(b), template=template, method=method,
-                                 extra=fields, progress=progress)
-        out = frame.copy()
-        out["score"] = ab.scores
-        decision = ab.decisions()
-        errors = list(ab.errors)
-        if both_directions:
-            ba = self.score_detailed(a=column(b), b=column(a), template=template,
-                                     method=method, extra=fields, progress=progress)
-            out["score_ba"] = ba.scores
-            decision = decision & ba.decisions()
-            errors = [x or y for x, y in zip(errors, ba.errors)]
-        out["decision"] = pd.array([None if e else bool(d)
-                                    for d, e in zip(decision, errors)], dtype="boolean")
-        out["error"] = errors
-        out["signature"] = str(ab.signature)
-        runs = [ab, ba] if both_directions else [ab]
-        out.attrs["nile_align"] = {"signature": str(ab.signature),
-                                   "cached": sum(r.cached for r in runs),
-                                   "scored": sum(r.scored for r in runs)}
-        return out
+        return score_frame(self, frame, a=a, b=b, template=template, method=method,
+                           both_directions=both_directions, extra=extra, progress=progress)
 
     def token_logprobs(self, prompts: Sequence[str], tokens: Sequence[str] = ("Yes", "No")
                        ) -> np.ndarray:
@@ -589,3 +610,42 @@ def _progress(total: int, enabled: bool | None, template: str, method: str):
     return tqdm(total=total, unit="pair", desc=f"scoring {template} ({method})", file=sys.stderr,
                 disable=(not sys.stderr.isatty()) if enabled is None else not enabled,
                 dynamic_ncols=True)
+
+
+def score_frame(scorer: Any, frame, *, a: str, b: str, template: str | Template = "net",
+                method: str = "pluie", both_directions: bool = False,
+                extra: Mapping[str, str] | None = None, progress: bool | None = None):
+    """:meth:`Scorer.score_frame` for any scorer with ``score_detailed`` (a :class:`Scorer`
+    or :class:`nile_align.scale.RayScorer`)."""
+    import pandas as pd
+
+    for col in (a, b, *(extra or {}).values()):
+        if col not in frame.columns:
+            raise UsageError(f"no column {col!r}; the columns are "
+                             f"{', '.join(map(repr, frame.columns))}")
+
+    def column(name: str) -> list:
+        return [v if isinstance(v, str) else None for v in frame[name].tolist()]
+
+    fields = {k: column(v) for k, v in (extra or {}).items()}
+    ab = scorer.score_detailed(a=column(a), b=column(b), template=template, method=method,
+                               extra=fields, progress=progress)
+    out = frame.copy()
+    out["score"] = ab.scores
+    decision = ab.decisions()
+    errors = list(ab.errors)
+    if both_directions:
+        ba = scorer.score_detailed(a=column(b), b=column(a), template=template,
+                                   method=method, extra=fields, progress=progress)
+        out["score_ba"] = ba.scores
+        decision = decision & ba.decisions()
+        errors = [x or y for x, y in zip(errors, ba.errors)]
+    out["decision"] = pd.array([None if e else bool(d)
+                                for d, e in zip(decision, errors)], dtype="boolean")
+    out["error"] = errors
+    out["signature"] = str(ab.signature)
+    runs = [ab, ba] if both_directions else [ab]
+    out.attrs["nile_align"] = {"signature": str(ab.signature),
+                               "cached": sum(r.cached for r in runs),
+                               "scored": sum(r.scored for r in runs)}
+    return out
