@@ -112,7 +112,7 @@ def open_cache(cache: str | Path | None) -> ScoreCache | None:
 
 #: Distinct uncached pairs are scored in blocks of this many: batches are formed within a
 #: block, so a block scores the same wherever it runs (see Scorer.score_block).
-BLOCK = 512
+BLOCK = 128
 
 
 @dataclass
