@@ -694,6 +694,9 @@ def _add_train(sub) -> None:
     p.add_argument("--train-batch", type=int, default=8, metavar="N", help="pairs per step")
     p.add_argument("--lr", type=float, default=2e-4, help="AdamW learning rate")
     p.add_argument("--rank", type=int, default=16, help="LoRA rank (all projections)")
+    p.add_argument("--curriculum", type=int, default=80, metavar="N",
+                   help="first N steps on the easy contrast only (right Nile vs another "
+                        "intent's); 0 turns it off")
     p.add_argument("--seed", type=int, default=0, help="data and training seed")
     p.add_argument("--template", default="net-short", help="prompt template to train on")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
@@ -725,7 +728,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     _quiet_transformers(args.quiet)
     summary = train_judge(pairs, out, model=args.model, template=args.template,
                           steps=args.steps, batch_size=args.train_batch, lr=args.lr,
-                          rank=args.rank, seed=args.seed,
+                          rank=args.rank, seed=args.seed, curriculum=args.curriculum,
                           progress=None if not args.quiet else False)
     _say(f"adapter: {out / 'adapter'} ({summary['steps']} steps, {summary['seconds']:.0f} s, "
          f"loss {summary['first_loss']:.3f} -> {summary['last_losses'][-1]:.3f})", args)

@@ -173,11 +173,15 @@ def _simple(intent: Intent) -> Intent:
 
 
 def training_pairs(*, neat: Iterable[tuple[str, str]] = (), generated: int = 2000,
-                   seed: int = 0, exclude: Iterable[str] = (), dev_share: float = 0.1):
+                   seed: int = 0, exclude: Iterable[str] = (), dev_share: float = 0.1,
+                   unrelated: float = 1 / 3):
     """The training frame: columns a, b, label, kind (nl-nile | nl-nl), error, split.
 
     ``neat``: (Nile, English) positives; ``exclude``: intent keys (normal forms) that must
-    not appear (the evaluation set's). Deterministic for a given seed and inputs.
+    not appear (the evaluation set's). ``unrelated``: per NL↔Nile positive, this many easy
+    negatives (error ``unrelated``: the English with another intent of its split), the
+    contrast a small model learns first (see :func:`nile_align.finetune.train_judge`).
+    Deterministic for a given seed and inputs.
     """
     import pandas as pd
 
@@ -219,5 +223,13 @@ def training_pairs(*, neat: Iterable[tuple[str, str]] = (), generated: int = 200
         if perturbed is not None:
             rows.append((first, realise(perturbed[0], rng), 0, "nl-nl", perturbed[1], split))
         made += 1
+    for split in ("train", "dev"):
+        positives = [(a, b) for a, b, label, kind, _, sp in rows
+                     if label == 1 and kind == "nl-nile" and sp == split]
+        if len(positives) < 2:
+            continue
+        for _ in range(round(unrelated * len(positives))):
+            (_, english), (other, _) = rng.sample(positives, 2)
+            rows.append((other, english, 0, "nl-nile", "unrelated", split))
     return pd.DataFrame(rows, columns=["a", "b", "label", "kind", "error", "split"])
 

@@ -47,6 +47,27 @@ def test_generator_is_deterministic_and_keeps_evaluation_intents_out(neat_rows, 
     assert by_split["dev"] and not by_split["train"] & by_split["dev"]
     assert set(one["kind"]) == {"nl-nile", "nl-nl"} and set(one["label"]) == {0, 1}
     assert all(validate(a).valid for a in nile["a"])
+    # Easy negatives: an English sentence with another intent of the same split.
+    unrelated = one[one["error"] == "unrelated"]
+    assert len(unrelated) == round(len(true[true["split"] == "train"]) / 3) + \
+        round(len(true[true["split"] == "dev"]) / 3)
+    assert (unrelated["label"] == 0).all()
+    right = set(zip(true["a"], true["b"]))
+    for a, b, split in zip(unrelated["a"], unrelated["b"], unrelated["split"]):
+        assert (a, b) not in right
+        assert a in set(true.loc[true["split"] == split, "a"])
+
+
+def test_curriculum_batches_draw_easy_examples_first():
+    from nile_align.finetune import batch_indices
+
+    easy = [0, 2, 4, 6]
+    first = [batch_indices(k, 3, 10, easy, 5, seed=1) for k in range(5)]
+    assert all(set(b) <= set(easy) for b in first)
+    later = [i for k in range(5, 40) for i in batch_indices(k, 3, 10, easy, 5, seed=1)]
+    assert set(later) == set(range(10))
+    assert batch_indices(7, 3, 10, easy, 5, seed=1) == batch_indices(7, 3, 10, easy, 5, seed=1)
+    assert batch_indices(3, 3, 10, [], 5, seed=1) == batch_indices(3, 3, 10, [], 0, seed=1)
 
 
 def test_perturbations_change_the_intent_and_realisations_state_numbers():
