@@ -66,8 +66,8 @@ def train_judge(pairs, out: str | Path, *, model: str = "default", template: str
     t = scorer.template(template)
     yes, no = scorer.answer_ids(t)
     train = pairs[pairs["split"] != "dev"] if "split" in pairs else pairs
-    examples = []
-    easy = []
+    examples: list[tuple[list[int], int]] = []
+    easy: list[int] = []
     errors = train["error"] if "error" in train else [""] * len(train)
     for a, b, label, error in zip(train["a"], train["b"], train["label"], errors):
         ids = scorer._encode(scorer.prompt(t, a=a, b=b))
