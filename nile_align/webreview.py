@@ -310,8 +310,6 @@ class _Handler(BaseHTTPRequestHandler):
         return steps
 
     def _decide(self, flag_id: str, query: dict[str, list[str]], form: dict[str, str]) -> None:
-        from .review import NileEditError
-
         action = form.get("action", "")
         answer: dict[str, Any] = {}
         if form.get("target"):
@@ -326,11 +324,7 @@ class _Handler(BaseHTTPRequestHandler):
                                              note=form.get("note"), answer=answer, seen=seen)
                 next_id = self.server.store.next_open(after=flag_id,
                                                       **self._where(self._filters(query)))
-        except NileEditError as e:
-            self._flag(flag_id, query, status=HTTPStatus.UNPROCESSABLE_ENTITY, error=str(e),
-                       form=form)
-            return
-        except UsageError as e:
+        except UsageError as e:  # a bad answer, or a Nile edit that does not validate
             self._flag(flag_id, query, status=HTTPStatus.UNPROCESSABLE_ENTITY, error=str(e),
                        form=form)
             return
