@@ -92,11 +92,15 @@ def test_merge_refuses_mismatched_signatures_and_foreign_files(tiny_dir, tmp_pat
         merge_parts([tmp_path / "pairs.csv"])
 
 
-ray = pytest.importorskip("ray")  # the test set-up installs the [ray] extra
-
-
 @pytest.fixture(scope="module")
 def ray_scorer(tiny_dir):
+    # Only the Ray tests need Ray: the shard and merge tests above run without it.
+    try:
+        import ray
+    except ImportError:
+        if os.environ.get("NILE_ALIGN_REQUIRE_RAY"):
+            pytest.fail("ray is missing; `make test` installs the [ray] extra")
+        pytest.skip("ray is missing (`make test` installs the [ray] extra)")
     from nile_align.scale import RayScorer
 
     # A local cluster inside the test: 2 CPUs, 2 workers, one tiny model each.
