@@ -1,0 +1,189 @@
+"""The fact check's vocabularies (``grammar/vocabulary.toml``): how English names Nile values.
+
+Sentences and spellings are compared as sequences of Snowball-stemmed words, so that
+"stream movies" names 'streaming movies' and "Unit Firewalls" 'unit firewall' without a
+list of inflections. :meth:`Vocabulary.mentions` finds every value a sentence names, longest
+spelling first and without overlaps, so "secure POP" is one mention, not also 'POP'.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["Mention", "Sentence", "Vocabulary", "stem", "vocabulary"]
+
+CATEGORIES = ("targets", "items", "middleboxes")
+_WORD = re.compile(r"[^\W_]+")
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The Snowball (Porter 2) stem of one lower-cased word."""
+    return _english().stemWord(word.casefold())
+
+
+@functools.cache
+def _english():
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+@dataclass(frozen=True)
+class Mention:
+    """Words of a sentence that name a value: every value (case-folded) and category that
+    spelling belongs to ("NAT" is the protocol 'nat' and the middlebox 'nat system')."""
+
+    keys: tuple[str, ...]
+    categories: frozenset[str]
+    span: tuple[int, int]
+    text: str
+
+    @property
+    def key(self) -> str:
+        return self.keys[0]
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence split into stemmed words with their character spans."""
+
+    text: str
+    stems: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...]
+
+    def find(self, phrase: tuple[str, ...], start: int = 0) -> list[int]:
+        """Word positions where ``phrase`` (stemmed words) begins."""
+        n = len(phrase)
+        if not n:
+            return []
+        return [i for i in range(start, len(self.stems) - n + 1)
+                if self.stems[i:i + n] == phrase]
+
+    def span(self, first: int, count: int) -> tuple[int, int]:
+        """The character span of ``count`` words from word ``first``."""
+        return (self.spans[first][0], self.spans[first + count - 1][1])
+
+
+class Vocabulary:
+    """Spellings per value and category, equivalence classes, implicit targets and
+    related items, as loaded from the TOML data."""
+
+    def __init__(self, data: dict):
+        # Words compared as written: stemming would merge them with another value.
+        self.exact = frozenset(w.casefold() for w in data.get("words", {}).get("exact", []))
+        self.analyse = functools.lru_cache(maxsize=4096)(self._analyse)
+        self.category: dict[str, str] = {}
+        self.spellings: dict[str, set[tuple[str, ...]]] = {}
+        for category in CATEGORIES:
+            for value, aliases in data.get(category, {}).items():
+                key = value.casefold()
+                self.category.setdefault(key, category)
+                forms = self.spellings.setdefault(key, set())
+                forms.update(w for w in (self.words(x) for x in [value, *aliases]) if w)
+        self._class: dict[str, frozenset[str]] = {}
+        for group in data.get("equivalent", {}).get("classes", []):
+            members = frozenset(v.casefold() for v in group)
+            for v in members:
+                self._class[v] = self._class.get(v, frozenset()) | members
+        self.implicit = frozenset(v.casefold() for v in data.get("implicit", {}).get("targets",
+                                                                                      []))
+        self._related = {k.casefold(): frozenset(v.casefold() for v in vs)
+                         for k, vs in data.get("related", {}).items()}
+        # Index: first stemmed word -> (spelling, key), longest spellings first.
+        self._index: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for key, forms in self.spellings.items():
+            for form in forms:
+                self._index.setdefault(form[0], []).append((form, key))
+        for entries in self._index.values():
+            entries.sort(key=lambda e: (-len(e[0]), e[1]))
+
+    def _stem(self, word: str) -> str:
+        folded = word.casefold()
+        return folded if folded in self.exact else stem(folded)
+
+    def words(self, text: str) -> tuple[str, ...]:
+        """The stemmed words of ``text``."""
+        return tuple(self._stem(m.group(0)) for m in _WORD.finditer(text))
+
+    def _analyse(self, text: str) -> Sentence:
+        matches = list(_WORD.finditer(text))
+        return Sentence(text, tuple(self._stem(m.group(0)) for m in matches),
+                        tuple(m.span() for m in matches))
+
+    def same(self, a: str, b: str) -> bool:
+        """Whether two values name the same thing (equal, or one equivalence class)."""
+        a, b = a.casefold(), b.casefold()
+        return a == b or b in self._class.get(a, ())
+
+    def related(self, a: str, b: str) -> bool:
+        a, b = a.casefold(), b.casefold()
+        return b in self._related.get(a, ()) or a in self._related.get(b, ())
+
+    def forms(self, value: str) -> set[tuple[str, ...]]:
+        """Every stemmed spelling of ``value`` and of its equivalents (the value's own words
+        when it is not in the vocabulary)."""
+        key = value.casefold()
+        out = {w for w in [self.words(value)] if w}
+        for k in {key, *self._class.get(key, ())}:
+            out |= self.spellings.get(k, set())
+        return out
+
+    def mentions(self, sentence: Sentence) -> list[Mention]:
+        """Every vocabulary value the sentence names, longest spelling first, no overlaps."""
+        found: list[tuple[int, int, str]] = []
+        for i, first in enumerate(sentence.stems):
+            for form, key in self._index.get(first, ()):
+                if sentence.stems[i:i + len(form)] == form:
+                    found.append((i, len(form), key))
+        keys: dict[tuple[int, int], list[str]] = {}
+        for i, n, key in found:
+            keys.setdefault((i, n), []).append(key)
+        taken: set[int] = set()
+        out = []
+        for i, n in sorted(keys, key=lambda f: (-f[1], f[0])):
+            if taken.isdisjoint(range(i, i + n)):
+                taken.update(range(i, i + n))
+                span = sentence.span(i, n)
+                names = tuple(sorted(set(keys[i, n])))
+                out.append(Mention(names, frozenset(self.category[k] for k in names), span,
+                                   sentence.text[span[0]:span[1]]))
+        return sorted(out, key=lambda m: m.span)
+
+    def names(self, mention: Mention, value: str) -> bool:
+        """Whether ``mention`` names ``value`` or an equivalent of it."""
+        return any(self.same(k, value) for k in mention.keys)
+
+    def values(self, category: str) -> list[str]:
+        return sorted(k for k, c in self.category.items() if c == category)
+
+    def is_implicit(self, value: str) -> bool:
+        return value.casefold() in self.implicit
+
+
+def load(text: str) -> Vocabulary:
+    return Vocabulary(tomllib.loads(text))
+
+
+@functools.cache
+def vocabulary() -> Vocabulary:
+    """The shipped vocabulary (``grammar/vocabulary.toml``), loaded once."""
+    from .resources import read_text
+
+    return load(read_text("grammar", "vocabulary.toml"))
+
+
+def spelled(value: str, sentence: Sentence, vocab: Vocabulary,
+            claimed: Iterable[tuple[int, int]] = ()) -> tuple[int, int] | None:
+    """Where ``sentence`` names ``value`` (or an equivalent), avoiding ``claimed`` spans."""
+    blocked = list(claimed)
+    for form in sorted(vocab.forms(value), key=len, reverse=True):
+        for i in sentence.find(form):
+            span = sentence.span(i, len(form))
+            if not any(a < span[1] and span[0] < b for a, b in blocked):
+                return span
+    return None
