@@ -10,14 +10,12 @@ here, negatives by the same perturbations; (3) NL↔NL pairs: two realisations o
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import random
 import re
 from collections.abc import Iterable
-from typing import Any
 
-from .intent import Bandwidth, Function, Intent, Operation, Quota, Schedule
+from .intent import Bandwidth, Function, Intent, Quota, Schedule
 from .synth import random_intent
 
 __all__ = ["perturb", "realise", "structure", "training_pairs"]
@@ -101,61 +99,15 @@ def realise(intent: Intent, rng: random.Random) -> str:
 
 
 def perturb(intent: Intent, rng: random.Random) -> tuple[Intent, str] | None:
-    """``intent`` with one realistic error (and its name), or None if none applies."""
-    options: list[tuple[str, int, Any]] = []
-    for n, op in enumerate(intent.operations):
-        flip = {"allow": "block", "block": "allow", "add": "remove", "remove": "add",
-                "set": "unset", "unset": "set"}[op.verb]
-        options.append(("polarity", n, flip))
-        for m, item in enumerate(op.items):
-            if isinstance(item, (Bandwidth, Quota)):
-                options += [("number", n, m), ("unit", n, m)]
-            if len(op.items) > 1:
-                options.append(("missing item", n, m))
-    if intent.targets and not any(t.value.casefold() in ("any", "all") for t in intent.targets):
-        options.append(("target", 0, 0))
-    if intent.path is not None and intent.path.source != intent.path.destination:
-        options.append(("direction", 0, 0))
+    """``intent`` with one realistic error (and its kind, see :data:`nile_align.perturb.KINDS`),
+    drawn with ``rng`` among every kind that applies; None if none applies."""
+    from .perturb import perturbations
+
+    options = perturbations(intent)
     if not options:
         return None
-    error, n, m = rng.choice(options)
-    wrong = _apply(intent, error, n, m, rng)
-    # Duplicate items or a path from X to X can make an edit a no-op: then no negative.
-    return (wrong, error) if wrong.key() != intent.key() else None
-
-
-def _apply(intent: Intent, error: str, n: int, m: Any, rng: random.Random) -> Intent:
-    ops = list(intent.operations)
-    if error == "polarity":
-        ops[n] = Operation(str(m), ops[n].items)
-    elif error in ("number", "unit"):
-        items = list(ops[n].items)
-        item = items[int(m)]
-        assert isinstance(item, (Bandwidth, Quota))
-        if error == "number":
-            new = str(int(item.amount) * rng.choice([2, 10]) + rng.choice([1, 3]))
-            items[int(m)] = dataclasses.replace(item, amount=new)
-        else:
-            units = (["kbps", "mbps", "gbps"] if isinstance(item, Bandwidth)
-                     else ["mb/d", "gb/d", "gb/wk", "gb/mth"])
-            items[int(m)] = dataclasses.replace(item, unit=rng.choice(
-                [u for u in units if u != item.unit]))
-        ops[n] = Operation(ops[n].verb, tuple(items))
-    elif error == "missing item":
-        ops[n] = Operation(ops[n].verb, tuple(i for k, i in enumerate(ops[n].items)
-                                                if k != int(m)))
-    if error == "target":
-        t = intent.targets[0]
-        others = [v for v in ("guests", "students", "staff", "servers", "labs", "dorms")
-                  if v != t.value.casefold()]
-        targets = (Function(t.kind, rng.choice(others)), *intent.targets[1:])
-        return intent.replace(operations=tuple(ops), targets=targets)
-    if error == "direction":
-        assert intent.path is not None
-        path = dataclasses.replace(intent.path, source=intent.path.destination,
-                                   destination=intent.path.source)
-        return intent.replace(operations=tuple(ops), path=path)
-    return intent.replace(operations=tuple(ops))
+    chosen = rng.choice(options)
+    return chosen.intent, chosen.kind
 
 
 def structure(intent: Intent) -> str:
