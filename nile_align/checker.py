@@ -16,6 +16,7 @@ from typing import Any
 import networkx as nx
 
 from .graph import _align_edges, aligned_intents, decide, mutual, propagate
+from .verdict import VERDICTS, Judge
 
 __all__ = ["Flag", "RULES", "check", "summarize"]
 
@@ -26,7 +27,10 @@ RULES = {
              "intent itself: the translation, the paraphrase judgement or the alignment is wrong",
     "conflict": "two sentences judged mutual paraphrases are aligned to different, "
                 "non-equivalent intents: (6) would give one sentence two meanings",
-    "gold_disagreement": "the judge's alignment score contradicts the expert label",
+    "gold_disagreement": "the judge's verdict contradicts the expert label",
+    "uncertain": "the judge cannot decide: a fact the translation must state was not found, or "
+                 "the facts and the model disagree; an expert decides (accepting it may align "
+                 "more of the corpus by (6))",
     "invalid_nile": "the Nile intent does not validate, so its pairs were not scored",
 }
 
@@ -46,6 +50,9 @@ class Flag:
     signature: str
     status: str = "open"
     rows: list[dict] = field(default_factory=list)
+    #: For an ``uncertain`` flag: how much of the corpus a decision settles (its rows, the
+    #: paraphrases (6) would align, the triplets it makes checkable); the queue's order.
+    unlocks: int = 0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -59,7 +66,6 @@ class _Flagger:
     def __init__(self, g: nx.Graph):
         self.g, self.t = g, g.graph["threshold"]
         self.flags: list[Flag] = []
-        self._facts: dict[tuple[str, str], list[dict]] = {}
 
     def intent(self, i: str) -> dict:
         n = self.g.nodes[i]
@@ -73,17 +79,8 @@ class _Flagger:
         e = self.g.edges[i, s]
         return {"kind": "align", "a": self.g.nodes[i]["canonical"], "b": self.g.nodes[s]["text"],
                 "score": e["score"], "gold": e["gold"], "reviewed": e["reviewed"],
-                "decision": e["decision"], "source": e["source"], "facts": self.facts(i, s)}
-
-    def facts(self, i: str, s: str) -> list[dict]:
-        """The fact check's evidence for a pair: what the sentence misses or contradicts."""
-        from .facts import check_facts
-        from .grammar import parse
-
-        if (i, s) not in self._facts:
-            findings = check_facts(parse(self.g.nodes[i]["canonical"]), self.g.nodes[s]["text"])
-            self._facts[i, s] = [f.to_dict() for f in findings if f.status != "matched"]
-        return self._facts[i, s]
+                "verdict": e["verdict"], "reasons": e["reasons"], "decision": e["decision"],
+                "source": e["source"], "facts": e["facts"]}
 
     def para(self, u: str, v: str) -> list[dict]:
         e = self.g.edges[u, v]
@@ -95,14 +92,26 @@ class _Flagger:
                  "score": e["score_vu"], "reviewed": e.get("reviewed")}]
 
     def add(self, rule: str, members: list[str], explanation: str, intents: list[str],
-            sentences: list[str], scores: list[dict]) -> None:
+            sentences: list[str], scores: list[dict], unlocks: int = 0) -> None:
         reviewed = [s for s in scores if s["kind"] == "align"]
         status = "reviewed" if reviewed and all(s["source"] == "reviewed" for s in reviewed) \
             else "open"
         self.flags.append(Flag(_flag_id(rule, members), rule, explanation,
                                [self.intent(i) for i in intents],
                                [self.sentence(s) for s in sentences], scores, self.t,
-                               self.g.graph["signature"], status))
+                               self.g.graph["signature"], status, unlocks=unlocks))
+
+    def unlocks(self, i: str, s: str) -> int:
+        """What deciding an uncertain pair settles: its corpus rows, the sentences (6)
+        would align from it, and the triplets it makes checkable with the intent's aligned
+        sentences (where paraphrase judgements exist)."""
+        g = self.g
+        paraphrases = [n for n in g.neighbors(s) if g.edges[s, n]["kind"] == "para"
+                       and mutual(g, s, n) and not aligned_intents(g, n)
+                       and not (g.has_edge(i, n) and g.edges[i, n]["decision"] is not None)]
+        triplets = [n for n in aligned_intents_of(g, i) if n != s
+                    and mutual(g, s, n) is not None]
+        return len(g.edges[i, s]["rows"]) + len(paraphrases) + len(triplets)
 
 
 def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
@@ -121,12 +130,15 @@ def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
     by_intent: dict[str, list[str]] = {}
     for i, s, e in _align_edges(g):
         by_intent.setdefault(i, []).append(s)
-        if e["gold"] is not None and e["score"] is not None and (e["score"] > t) != e["gold"]:
-            said = "aligned" if e["score"] > t else "not aligned"
+        said = {"aligned": True, "not_aligned": False}.get(e["verdict"])
+        if e["gold"] is not None and said is not None and said != e["gold"]:
             f.add("gold_disagreement", [i, s],
-                  f"the judge says {said} (score {e['score']:.3f}, T={t:g}) but the expert "
-                  f"label says {'aligned' if e['gold'] else 'not aligned'}", [i], [s],
-                  [f.align(i, s)])
+                  f"the judge says {e['verdict'].replace('_', ' ')} ({'; '.join(e['reasons'])}) "
+                  f"but the expert label says {'aligned' if e['gold'] else 'not aligned'}",
+                  [i], [s], [f.align(i, s)])
+        elif e["decision"] is None:
+            f.add("uncertain", [i, s], "; ".join(e["reasons"]), [i], [s], [f.align(i, s)],
+                  unlocks=f.unlocks(i, s))
     for i in sorted(by_intent):
         yes = sorted(s for s in by_intent[i] if g.edges[i, s]["decision"])
         for n1, n2 in combinations(yes, 2):
@@ -135,7 +147,7 @@ def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
                       "both sentences are aligned to this intent but are not judged mutual "
                       "paraphrases", [i], [n1, n2],
                       [f.align(i, n1), f.align(i, n2), *f.para(n1, n2)])
-        for n2 in sorted(s for s in by_intent[i] if not g.edges[i, s]["decision"]):
+        for n2 in sorted(s for s in by_intent[i] if g.edges[i, s]["decision"] is False):
             for n1 in yes:
                 if mutual(g, n1, n2):
                     f.add("cond6", [i, n1, n2],
@@ -162,7 +174,12 @@ def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
                             [{"canonical": None, "written": [nile]}],
                             [{"text": r["text"], "systems": [r["system"]], "rows": [r["row"]]}
                              for r in rows], [], t, g.graph["signature"], rows=rows))
-    return sorted(f.flags, key=lambda x: (list(RULES).index(x.rule), x.flag_id))
+    return sorted(f.flags, key=lambda x: (list(RULES).index(x.rule), -x.unlocks, x.flag_id))
+
+
+def aligned_intents_of(g: nx.Graph, i: str) -> list[str]:
+    """The sentences an intent is aligned to (decision true, any source)."""
+    return [s for s in g.neighbors(i) if g.edges[i, s]["decision"]]
 
 
 def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
@@ -178,7 +195,7 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
         for n1, n2 in combinations(own, 2):
             para = mutual(g, n1, n2)
             a1, a2 = g.edges[i, n1]["decision"], g.edges[i, n2]["decision"]
-            if para is None:
+            if para is None or a1 is None or a2 is None:  # unscored, or an uncertain pair
                 unchecked += 1
             elif a1 and a2 and not para:
                 fail5 += 1
@@ -189,15 +206,34 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
             else:
                 ok += 1
     checked = fail5 + fail6 + ok
+    verdicts: Counter[str] = Counter()
+    gold: Counter[str] = Counter()
+    for _, _, e in _align_edges(g):
+        rows = len(e["rows"])
+        verdicts[e["verdict"]] += rows
+        if e["gold"] is not None:
+            said = {"aligned": True, "not_aligned": False}.get(e["verdict"])
+            gold["uncertain" if said is None else "agree" if said == e["gold"] else
+                 "disagree"] += rows
+    decided = gold["agree"] + gold["disagree"]
+    labelled = decided + gold["uncertain"]
+    judge = g.graph["judge"]
     return {
         "threshold": g.graph["threshold"], "signature": g.graph["signature"],
         "template": g.graph["template"], "max_hops": g.graph["max_hops"],
         "candidates": g.graph["candidates"],
+        "judge": {**judge, "note": Judge.from_dict(judge).note},
         "corpus": {"intents": kinds["intent"], "sentences": kinds["sentence"],
                    "invalid_rows": len(g.graph["invalid"])},
         "scored_pairs": g.graph.get("pairs", {}),
-        "alignments": {f"{src}_{'yes' if dec else 'no'}": n
-                       for (src, dec), n in sorted(sources.items())},
+        "verdicts": {v: verdicts[v] for v in VERDICTS},
+        "gold_agreement": {
+            "labelled_rows": labelled, "decided": decided, "agree": gold["agree"],
+            "disagree": gold["disagree"], "uncertain": gold["uncertain"],
+            "agreement": round(gold["agree"] / decided, 4) if decided else None,
+            "uncertain_share": round(gold["uncertain"] / labelled, 4) if labelled else None},
+        "alignments": {f"{src}_{'uncertain' if dec is None else 'yes' if dec else 'no'}": n
+                       for (src, dec), n in sorted(sources.items(), key=str)},
         "flags": {rule: sum(f.rule == rule for f in flags) for rule in RULES},
         "triplets": {"total": checked + unchecked, "checked": checked, "fail_cond5": fail5,
                      "fail_cond6": fail6, "satisfied": ok,

@@ -216,7 +216,8 @@ def _scorer(args: argparse.Namespace):
     _quiet_transformers(args.quiet)
     options = dict(device=args.device, dtype=args.dtype, templates=args.templates,
                    adapter=args.adapter, cache=None if args.no_cache else args.cache,
-                   batch_size=args.batch_size, threshold=getattr(args, "threshold", 0.0))
+                   batch_size=args.batch_size,
+                   threshold=getattr(args, "threshold", None) or 0.0)
     if args.engine == "ray":
         from .scale import RayScorer
 
@@ -225,6 +226,29 @@ def _scorer(args: argparse.Namespace):
     from .scoring import Scorer
 
     return Scorer(args.model, **options)
+
+
+def _judge(args: argparse.Namespace, scorer, template: str):
+    """The judge for ``template`` scores: the model's calibration (or --calibration FILE),
+    --threshold overriding its T, else the papers' T=0; said once on stderr. The scorer's
+    signatures then carry that T."""
+    from .calibration import resolve_judge
+
+    judge = resolve_judge(scorer.signature(template), threshold=args.threshold,
+                          calibration=args.calibration)
+    scorer.threshold = judge.threshold
+    # A model that adds no evidence is said even with --quiet: every verdict rests on it.
+    logging.getLogger("nile_align").log(logging.INFO if judge.counts else logging.WARNING,
+                                        "judge: %s", judge.note)
+    return judge
+
+
+def _add_judge_options(g) -> None:
+    g.add_argument("--threshold", type=float, metavar="T",
+                   help="PLUIE > T means yes (default: the model's calibrated T, else 0)")
+    g.add_argument("--calibration", metavar="FILE",
+                   help="calibrations to use (default: yours, then the shipped ones; "
+                        "'none' ignores them: the score counts at T as in the papers)")
 
 
 def _quiet_transformers(quiet: bool) -> None:
@@ -279,7 +303,11 @@ def _add_score(sub) -> None:
                    help="pluie: one forward pass; two_pass: the paper's loss form (reference); "
                         "generate: output-based judge (a generate template)")
     p.add_argument("--both-directions", action="store_true", help="also score PLUIE(B, A)")
-    p.add_argument("--threshold", type=float, default=0.0, metavar="T", help="decision threshold")
+    _add_judge_options(p)
+    p.add_argument("--verdict", action="store_true",
+                   help="NL<->Nile pairs (A = Nile): add the composed verdict (aligned, "
+                        "not_aligned or uncertain) and its reasons: the fact check, and the "
+                        "score as far as the model's calibration shows it discriminates")
     p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="stdout format")
     p.add_argument("--precision", type=int, metavar="D",
                    help="round scores to D decimals on output (default: full precision)")
@@ -349,11 +377,18 @@ def cmd_score(args: argparse.Namespace) -> int:
                                  extra=list(extra.values()))]
         out = out or f"scores.part-{k}-of-{n}.jsonl"
     scorer = _scorer(args)
+    judge = _judge(args, scorer, args.template) if args.method == "pluie" else None
     started = time.perf_counter()
     result = scorer.score_frame(frame, a=col_a, b=col_b, template=args.template,
                                 method=args.method, both_directions=args.both_directions,
                                 extra=extra, progress=None if not args.quiet else False)
     elapsed = time.perf_counter() - started
+    if args.verdict:
+        from .verdict import verdicts
+
+        if judge is None:
+            raise UsageError("--verdict needs --method pluie (a score to compose with facts)")
+        result = verdicts(result, a=col_a, b=col_b, judge=judge)
     if args.precision is not None:
         for column in ("score", "score_ba"):
             if column in result:
@@ -514,8 +549,7 @@ def _add_check_options(p: argparse.ArgumentParser, out_default: str | None) -> N
     c.add_argument("--lenient", action="store_true", help="accept the quirks of old corpora")
     r = p.add_argument_group("rules")
     r.add_argument("--template", default="net", help="template for every score (default net)")
-    r.add_argument("--threshold", type=float, default=0.0, metavar="T",
-                   help="PLUIE > T means yes (default 0)")
+    _add_judge_options(r)
     r.add_argument("--candidates", type=int, default=5, metavar="K",
                    help="cross-intent sentence pairs scored per sentence (default 5)")
     r.add_argument("--max-hops", type=int, default=1, metavar="N",
@@ -558,15 +592,23 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.stage_lines:
         _say(f"[2/3] score with template {args.template!r}, then check", args)
     scorer = _scorer(args)
+    judge = _judge(args, scorer, args.template)
     result = run_check(corpus, scorer, out=args.out, template=args.template,
-                       threshold=args.threshold, candidates=args.candidates,
-                       max_hops=args.max_hops, decisions=decisions)
+                       candidates=args.candidates, max_hops=args.max_hops,
+                       decisions=decisions, judge=judge)
     s = result.summary
     tri = s["triplets"]
     share = "n/a" if tri["satisfied_share"] is None else f"{tri['satisfied_share']:.0%}"
     flags = ", ".join(f"{k} {v}" for k, v in s["flags"].items())
+    verdicts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s["verdicts"].items())
+    gold = s["gold_agreement"]
+    agreement = (f"\ngold: {gold['agree']} of {gold['decided']} decided rows agree"
+                 + (f" ({gold['agreement']:.1%})" if gold["agreement"] is not None else "")
+                 + f", {gold['uncertain']} of {gold['labelled_rows']} uncertain "
+                 f"({gold['uncertain_share']:.1%})") if gold["labelled_rows"] else ""
     _say(f"{'[3/3] report: ' if args.stage_lines else ''}{tri['checked']} triplets checked: "
          f"{tri['fail_cond5']} fail (5), {tri['fail_cond6']} fail (6), {share} satisfy both\n"
+         f"verdicts: {verdicts}{agreement}\n"
          f"flags: {flags}\n"
          f"report: {result.report}", args)
     if args.stage_lines:
@@ -660,6 +702,99 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if args.out:
         _say(f"report: {write_evaluation(result, args.out)}", args)
+    return EXIT_OK
+
+
+# --- calibrate -----------------------------------------------------------------------------
+
+CALIBRATE_HELP = """\
+Measure how well a model + template tells aligned NL<->Nile pairs from wrong ones, as
+star-pluie Table 1 does (T = -3.14 for Phi-4): the F1-optimal threshold and the model's
+discrimination, ROC AUC with a 95% bootstrap interval (seeded). The calibration is recorded
+for that model + template signature; check, run and score then use it by default
+(--threshold overrides its T). A model whose AUC interval includes 0.5 adds no evidence:
+its verdicts rest on the fact check, and runs say so.
+
+DATA: labelled pairs (--a, --b, --label 0/1), or with --perturb a file of aligned pairs only
+(every row a positive, e.g. NEAT pairs), each given a negative: the same English with one
+perturbation of its Nile (a wrong number, unit, polarity, target, window...; seeded). Never
+calibrate on the pairs you evaluate on.
+
+Output: the calibration as JSON on stdout; it is added to --out (default: your calibration
+file, $NILE_ALIGN_CACHE/calibrations.json or ~/.cache/nile_align/calibrations.json).
+
+examples:
+  nile-align calibrate labelled.csv
+  nile-align calibrate ../shared/data/neat-rein-dev.tsv --perturb --model phi-4/
+  nile-align calibrate pairs.csv --label ok --out project/calibrations.json --plot cal.png
+"""
+
+
+def _add_calibrate(sub) -> None:
+    p = sub.add_parser("calibrate", help="measure a model's threshold and discrimination",
+                       description=CALIBRATE_HELP, formatter_class=_HelpFormatter)
+    p.add_argument("data", metavar="DATA", help="labelled pairs: CSV/TSV/JSONL/Parquet")
+    p.add_argument("--a", default="nile", metavar="COL", help="Nile column (the reference)")
+    p.add_argument("--b", default="text", metavar="COL", help="English column")
+    p.add_argument("--label", default="label", metavar="COL", help="0/1 label column")
+    p.add_argument("--perturb", action="store_true",
+                   help="DATA holds aligned pairs only: add one perturbed negative per pair")
+    p.add_argument("--template", default="net", help="template to calibrate")
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help="bootstrap resamples of the AUC interval")
+    p.add_argument("--seed", type=int, default=0, help="seed of the perturbations and bootstrap")
+    p.add_argument("--out", metavar="FILE", help="calibration file to add it to")
+    p.add_argument("--plot", metavar="PNG", help="also draw the scores per label and the ROC")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
+    _add_model_options(p)
+    p.set_defaults(func=cmd_calibrate)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .calibration import calibrate, default_path, save_calibration
+    from .corpus import read_table
+    from .errors import UsageError
+    from .evaluate import load_labelled
+    from .perturb import labelled_pairs
+
+    if args.perturb:
+        frame = read_table(args.data)
+        missing = [c for c in (args.a, args.b) if c not in frame.columns]
+        if missing:
+            raise UsageError(f"{args.data}: no column {missing[0]!r}; the columns are "
+                             f"{', '.join(map(repr, map(str, frame.columns)))}")
+        pairs = labelled_pairs(frame, a=args.a, b=args.b, seed=args.seed)
+        pairs = pairs.rename(columns={"nile": "a", "text": "b"})
+        data = f"{Path(args.data).name}: {int(pairs['label'].sum())} aligned pairs and as " \
+               f"many one-fact perturbations (seed {args.seed})"
+    else:
+        pairs = load_labelled(args.data, a=args.a, b=args.b, label=args.label)
+        data = f"{Path(args.data).name}: {len(pairs)} labelled pairs"
+    args.threshold = None
+    scorer = _scorer(args)
+    scorer.template(args.template)  # an unknown template fails before any scoring
+    _say(f"nile-align calibrate: {len(pairs)} pairs ({int(pairs['label'].sum())} aligned), "
+         f"template {args.template!r}", args)
+    scores = scorer.score(a=pairs["a"].tolist(), b=pairs["b"].tolist(), template=args.template,
+                          progress=None if not args.quiet else False)
+    result = calibrate(pairs["label"].to_numpy(), scores,
+                       signature=scorer.signature(args.template), data=data,
+                       resamples=args.bootstrap, seed=args.seed)
+    path = save_calibration(result, args.out or default_path())
+    print(json.dumps(result.to_dict(), ensure_ascii=False))
+    if args.plot:
+        from .plots import calibration_plot
+
+        calibration_plot(scores, pairs["label"].to_numpy(), result, Path(args.plot))
+    _say(f"{result.model} · {result.template}: ROC AUC {result.auc:.3f} "
+         f"[{result.auc_low:.3f}, {result.auc_high:.3f}] on {result.pairs} pairs: "
+         + ("discriminates" if result.discriminates else
+            "does not discriminate (the interval includes 0.5): verdicts will rest on the "
+            "fact check")
+         + f"\nF1-optimal threshold T = {result.threshold:g} (F1 {result.f1:.3f})"
+         f"\nwritten to {path}" + (f"\nplot: {args.plot}" if args.plot else ""), args)
     return EXIT_OK
 
 
@@ -861,13 +996,14 @@ examples:
   nile-align check corpus.csv --out out/                 conditions (5) and (6), flags
   nile-align review out/                                 accept or reject the flags
   nile-align evaluate corpora/eval-nl-nile.csv           judges vs human labels
+  nile-align calibrate labelled.csv                      a model's threshold and AUC
 
 Run 'nile-align COMMAND --help' for the options and examples of each command.
 """
 
 _COMMANDS: list[Callable] = [_add_validate, _add_diff, _add_facts, _add_score, _add_merge,
-                             _add_templates,
-                             _add_check, _add_run, _add_review, _add_evaluate, _add_train]
+                             _add_templates, _add_check, _add_run, _add_review, _add_evaluate,
+                             _add_calibrate, _add_train]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -31,6 +31,7 @@ def tables(result: EvalResult) -> dict[str, Any]:
         rows.append({"method": r["method"], "threshold": r["threshold"], "thr": _f(r["thr"], 3),
                      **{k: f"{_f(r[k])} [{_f(r[k + '_ci'][0])}, {_f(r[k + '_ci'][1])}]"
                         for k in ("accuracy", "precision", "recall", "f1")},
+                     "uncertain": "" if r.get("uncertain") is None else f"{r['uncertain']:.0%}",
                      "unparsed": r["unparsed"]})
     out["Classification (as star-pluie Table 1)"] = pd.DataFrame(rows)
     if len(result.preference):
@@ -47,8 +48,11 @@ def tables(result: EvalResult) -> dict[str, Any]:
     return out
 
 
-NOTE = ("Brackets: 95% bootstrap intervals (pairs resampled, threshold fixed). Unparsed: "
-        "judge answers with no readable verdict, counted as negative (a tie in preferences).")
+NOTE = ("Brackets: 95% bootstrap intervals (pairs resampled, threshold fixed). Calibrated: "
+        "the model's threshold from its calibration (nile-align calibrate). A verdict is "
+        "aligned, uncertain (counted as not aligned; its share in 'uncertain') or not aligned. "
+        "Unparsed: judge answers with no readable verdict, counted as negative (a tie in "
+        "preferences).")
 
 
 def markdown(result: EvalResult) -> str:

@@ -103,12 +103,13 @@ class Method:
     """One method's scores on the evaluation pairs, with its cost and signature."""
 
     name: str
-    kind: str                      # pluie | judge | baseline | facts | combined
+    kind: str                      # pluie | judge | baseline | facts | combined | verdict
     scores: np.ndarray
     seconds: float
     signature: str
     natural_threshold: float | None = None
     template: str | None = None            # the template of a scored method
+    calibrated_threshold: float | None = None  # the model's calibrated T, when it has one
     preference: np.ndarray | None = None   # choice judge: +1 A, -1 B, 0 tie per item
     pref_seconds: float = 0.0
 
@@ -144,8 +145,10 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
 
     from . import __version__
     from .baselines import BASELINES, MiniLM, baseline_scores
+    from .calibration import resolve_judge
     from .facts import fact_score, nile_facts, veto
     from .metrics import best_f1_threshold, bootstrap_ci, classification, preference
+    from .verdict import Judge
 
     unknown = [j for j in judges if j not in JUDGES]
     if unknown:
@@ -156,13 +159,16 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
         from .scoring import Scorer
 
         scorer = Scorer()
+    judges_of: dict[str, Judge] = {}
     for name in metrics:
         t = scorer.template(name)
         if t.method != "pluie":
             raise UsageError(f"template {name!r} is a {t.method} judge; pass it with --judges")
         values, took = _timed(scorer.score, a=a, b=b, template=name, progress=progress)
+        calibrated = judges_of[t.name] = resolve_judge(scorer.signature(name))
         methods.append(Method(t.title, "pluie", values, took, str(scorer.signature(name)),
-                              t.natural_threshold, t.name))
+                              t.natural_threshold, t.name, calibrated.threshold
+                              if calibrated.source == "calibration" else None))
     for judge in judges:
         t = scorer.template(JUDGES[judge])
         if judge == "choice":
@@ -191,6 +197,12 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
                                   np.array([veto(x, f) for x, f in zip(m.scores, findings)]),
                                   m.seconds + took, f"{m.signature}|veto:{signature}",
                                   m.natural_threshold, m.template))
+            composed = judges_of[str(m.template)]
+            methods.append(Method(f"{m.name} verdict (facts + model)", "verdict",
+                                  verdict_codes(findings, m.scores, composed), m.seconds + took,
+                                  f"{m.signature}|verdict:{signature}|{composed.source}|"
+                                  f"counts:{composed.counts}|T:{composed.threshold:g}", 0.5,
+                                  m.template))
         methods.append(Method("fact check", "facts", np.array([fact_score(f) for f in findings]),
                               took, signature, 0.0))
     model = MiniLM() if any(BASELINES.get(x) for x in baselines) else None
@@ -206,8 +218,10 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
         if m.preference is not None:
             continue  # a choice judge has no per-pair score
         # Unparsable judge answers (NaN) count as "no"; the table says how many there were.
-        best = best_f1_threshold(labels, m.scores)
-        for which, thr in (("natural", m.natural_threshold), ("best F1", best)):
+        # A verdict has one meaning of "yes": aligned (uncertain counts as not aligned).
+        best = None if m.kind == "verdict" else best_f1_threshold(labels, m.scores)
+        for which, thr in (("natural", m.natural_threshold),
+                           ("calibrated", m.calibrated_threshold), ("best F1", best)):
             if thr is None:
                 continue
             c = classification(labels, m.scores, thr)
@@ -215,6 +229,8 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
             rows.append({"method": m.name, "threshold": which, "thr": c.threshold,
                          "accuracy": c.accuracy, "precision": c.precision, "recall": c.recall,
                          "f1": c.f1, **{f"{k}_ci": v for k, v in ci.items()},
+                         "uncertain": float(np.mean(m.scores == 0)) if m.kind == "verdict"
+                         else None,
                          "unparsed": int(np.isnan(m.scores).sum()), "signature": m.signature})
     pref_rows = []
     if preferences is not None:
@@ -257,12 +273,16 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
                 fa, fb, took = facts_pair()
                 sa = np.array([fact_score(f) for f in fa])
                 sb = np.array([fact_score(f) for f in fb])
-            elif m.kind == "combined":
+            elif m.kind in ("combined", "verdict"):
                 pa, pb, _ = judge_pair(m.template, "pluie")
                 fa, fb, _ = facts_pair()
                 took = 0.0  # its scoring time is counted in the metric's own row
-                sa = np.array([veto(x, f) for x, f in zip(pa, fa)])
-                sb = np.array([veto(x, f) for x, f in zip(pb, fb)])
+                if m.kind == "combined":
+                    sa = np.array([veto(x, f) for x, f in zip(pa, fa)])
+                    sb = np.array([veto(x, f) for x, f in zip(pb, fb)])
+                else:
+                    sa = verdict_codes(fa, pa, judges_of[str(m.template)])
+                    sb = verdict_codes(fb, pb, judges_of[str(m.template)])
             else:
                 sa, sb, took = judge_pair(m.template,
                                           "generate" if m.kind == "judge" else "pluie")
@@ -279,6 +299,16 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
             scores[m.name] = m.scores
     return EvalResult(pd.DataFrame(rows), pd.DataFrame(pref_rows), pd.DataFrame(cost), scores,
                       methods)
+
+
+def verdict_codes(findings, scores, judge) -> np.ndarray:
+    """The composed verdict of each pair as a score: 1 aligned, 0 uncertain, −1 not aligned
+    (so ``> 0.5`` is "aligned", uncertain counting as not aligned)."""
+    from .verdict import compose
+
+    code = {"aligned": 1.0, "uncertain": 0.0, "not_aligned": -1.0}
+    return np.array([code[compose(f, float(x), judge).verdict]
+                     for f, x in zip(findings, scores)])
 
 
 def _pref_row(m: Method, p: Any, unparsed: int, seconds: float) -> dict:

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from .intent import Bandwidth, Function, Intent, Quota, Schedule
 from .vocabulary import Mention, Sentence, Vocabulary, spelled, vocabulary
 
 __all__ = ["Finding", "check_facts", "contradictions", "decisive", "fact_score", "nile_facts",
-           "veto"]
+           "parse_or_none", "veto"]
 
 STATUSES = ("matched", "missing", "contradicted")
 
@@ -117,9 +116,12 @@ _MAX = (r"\b(?:max(?:imum|imal)?|at most|up to|no more than|not (?:to )?exceed\w
         r"limit(?:s|ed|ing)?|cap(?:s|ped|ping)?|ceiling|throttl\w*|restrict(?:s|ed|ing)?)\b")
 _MIN = (r"\b(?:min(?:imum|imal)?|at least|no less than|guarantee\w*|reserv\w*|floor)\b")
 #: Quota directions: the words themselves first; traffic directions only where neither is said.
+#: The traffic words count only right next to their amount ("may send 500 MB a week"), not
+#: when they describe something else in the clause ("sends a notification when ... 10 GB").
 _WAYS = [{"upload": r"\bupload\w*", "download": r"\bdownload\w*"},
          {"upload": r"\b(?:outgoing|outbound|egress|send(?:s|ing)?|sent)\b",
           "download": r"\b(?:incoming|inbound|ingress|receiv\w*)\b"}]
+_NEAR = 24  # characters between a traffic word and its amount
 _CLAUSE_BREAK = re.compile(r",|;|\band\b|\bwith\b|\bwhile\b|\bbut\b", re.I)
 
 _BLOCK = (r"\b(?:block\w*|blacklist\w*|prohibit\w*|forbid\w*|den(?:y|ies|ied|ying)|disallow\w*|"
@@ -334,9 +336,10 @@ def _clause(ctx: _Context, amount: Amount) -> tuple[int, int]:
     return before, brk.start() if brk else after
 
 
-def _nearest(patterns: dict[str, str], ctx: _Context, amount: Amount
-             ) -> tuple[str, re.Match, int] | None:
-    """The cue nearest to ``amount`` in its clause: (name, match, offset of the match)."""
+def _nearest(patterns: dict[str, str], ctx: _Context, amount: Amount,
+             reach: int | None = None) -> tuple[str, re.Match, int] | None:
+    """The cue nearest to ``amount`` in its clause (and within ``reach`` characters when
+    given): (name, match, offset of the match)."""
     start, end = _clause(ctx, amount)
     window = ctx.text[start:end]
     best = None
@@ -346,7 +349,7 @@ def _nearest(patterns: dict[str, str], ctx: _Context, amount: Amount
             distance = amount.span[0] - b if b <= amount.span[0] else a - amount.span[1]
             if b > amount.span[0] and a < amount.span[1]:
                 distance = 0
-            if best is None or distance < best[0]:
+            if (best is None or distance < best[0]) and (reach is None or distance <= reach):
                 best = (distance, name, m, start)
     return None if best is None else best[1:]
 
@@ -356,11 +359,14 @@ def _cue(kind: str, fact: str, want: str, tiers: list[dict[str, str]], ctx: _Con
     """A cue fact (bound, direction, period): the nearest cue in its amount's clause, else
     anywhere, tier by tier (strong words before weak ones). With no cue at all, Nile's
     ``default`` (max bandwidth, download quota, as Lumi reads an unqualified limit) holds."""
-    for patterns in tiers:
-        if amount is not None and (near := _nearest(patterns, ctx, amount)) is not None:
+    for tier, patterns in enumerate(tiers):
+        reach = _NEAR if tier else None  # weak cues only right next to their amount
+        if amount is not None and (near := _nearest(patterns, ctx, amount, reach)) is not None:
             name, m, offset = near
             return _verdict(kind, fact, m if name == want else None,
                             None if name == want else m, required=True, offset=offset)
+        if tier:
+            continue
         hits = {name: _find(p, ctx.text) for name, p in patterns.items()}
         if any(hits.values()):
             other = next((m for name, m in hits.items() if name != want and m), None)
@@ -418,8 +424,9 @@ def _quota(item: Quota, ctx: _Context) -> list[Finding]:
         out.append(_cue("direction", item.direction, item.direction, _WAYS, ctx, amount,
                         default="download"))
     else:  # 'any' counts both ways; one alone narrows it
-        for ways in _WAYS:
-            near = _nearest(ways, ctx, amount) if amount is not None else None
+        for tier, ways in enumerate(_WAYS):
+            near = _nearest(ways, ctx, amount, _NEAR if tier else None) \
+                if amount is not None else None
             if near is not None:
                 break
         both = any(all(_find(p, ctx.text) for p in ways.values()) for ways in _WAYS)
@@ -683,20 +690,18 @@ def veto(score: float, findings: list[Finding], penalty: float = VETO_PENALTY) -
 def nile_facts(refs: list[str], sentences: list[str]) -> list[list[Finding]]:
     """The findings of each (Nile, sentence) pair; a reference that is not valid Nile gets
     no findings (so it is never vetoed)."""
-    parse = _parser()
-    return [check_facts(intent, sentence) if (intent := parse(ref)) is not None else []
+    return [check_facts(intent, sentence) if (intent := parse_or_none(ref)) is not None else []
             for ref, sentence in zip(refs, sentences)]
 
 
-def _parser() -> Callable[[str], Intent | None]:
+@functools.lru_cache(maxsize=65536)
+def parse_or_none(text: str) -> Intent | None:
+    """The intent of a Nile text, or None when it does not parse (cached: corpora repeat
+    their intents)."""
     from .errors import NileAlignError
     from .grammar import parse
 
-    @functools.cache
-    def one(text: str) -> Intent | None:
-        try:
-            return parse(text)
-        except NileAlignError:
-            return None
-
-    return one
+    try:
+        return parse(text)
+    except NileAlignError:
+        return None

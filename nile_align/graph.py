@@ -3,8 +3,10 @@
 Node ids are stable text keys: ``i:`` + the intent's normal form (so spacing, quoting,
 case and order variants merge) and ``s:`` + the sentence's normalised text. ``align``
 edges join an intent and a sentence: Net-PLUIE(A = Nile, B = sentence), scored once with
-the Nile as the reference, plus the expert label and the final decision with its source.
-``para`` edges join two sentences and carry both directions, PLUIE(u, v) and PLUIE(v, u).
+the Nile as the reference, the fact check's findings, the composed verdict
+(:mod:`nile_align.verdict`), the expert label and the final decision with its source; an
+``uncertain`` verdict leaves the decision None. ``para`` edges join two sentences and carry
+both directions, PLUIE(u, v) and PLUIE(v, u); they count only where the judge's model does.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from .errors import UsageError
+from .verdict import Judge, compose
 
 if TYPE_CHECKING:
     from .review import Decisions
@@ -31,8 +34,9 @@ __all__ = ["ScoreFn", "build_graph", "decide", "intent_id", "mutual", "sentence_
 ScoreFn = Callable[[list[str], list[str]], Sequence[float]]
 
 #: Decision sources, strongest first. Reviewed decisions (the review queue) come before
-#: the corpus' own gold labels: they are the newer expert word on the same pair.
-SOURCES = ("reviewed", "gold", "scored", "inferred")
+#: the corpus' own gold labels: they are the newer expert word on the same pair; "judged" is
+#: the composed verdict of facts and score.
+SOURCES = ("reviewed", "gold", "judged", "inferred")
 
 
 def intent_id(key: str) -> str:
@@ -44,33 +48,46 @@ def sentence_id(text: str) -> str:
     return "s:" + re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
 
 
-def _provider(scorer: Any, template: str) -> tuple[ScoreFn, str]:
-    """A score function and its signature from a Scorer or a plain function."""
+def _provider(scorer: Any, template: str) -> tuple[ScoreFn, str, Any]:
+    """A score function, its signature text and its Signature (None for a plain function)."""
     if hasattr(scorer, "score") and hasattr(scorer, "signature"):
-        return (lambda a, b: scorer.score(a=a, b=b, template=template),
-                str(scorer.signature(template)))
+        sig = scorer.signature(template)
+        return (lambda a, b: scorer.score(a=a, b=b, template=template)), str(sig), sig
     if callable(scorer):
-        return scorer, str(getattr(scorer, "signature", "custom-score-function"))
+        return scorer, str(getattr(scorer, "signature", "custom-score-function")), None
     raise UsageError("scorer must be a nile_align.Scorer or a function (a, b) -> scores")
 
 
-def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float = 0.0,
-                candidates: int = 5, decisions: Iterable[dict] | Decisions | None = None
-                ) -> nx.Graph:
-    """Score what the rules need and return the graph with every decision made.
+def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float | None = None,
+                candidates: int = 5, decisions: Iterable[dict] | Decisions | None = None,
+                judge: Judge | None = None) -> nx.Graph:
+    """Score what the rules need, check every pair's facts and return the graph with every
+    decision made.
 
     ``corpus`` is :func:`nile_align.corpus.load_pairs` output. Scored pairs: every
     intent–sentence pair of the corpus (Nile as A), every pair of sentences of one
     intent and, across intents, each sentence with its ``candidates`` nearest sentences
-    (both directions). ``decisions``: reviewed ``{"nile", "text", "decision"}`` records or
-    a review store's :class:`~nile_align.review.Decisions` (alignments and paraphrases),
-    the strongest evidence. Alignments are not yet propagated: call :func:`propagate`.
+    (both directions). ``judge`` says what a score is worth; by default, a Scorer's
+    calibration (:func:`~nile_align.calibration.resolve_judge`, ``threshold`` overriding its
+    T) and, for a plain score function, a score that counts at ``threshold`` (default 0).
+    ``decisions``: reviewed ``{"nile", "text", "decision"}`` records or a review store's
+    :class:`~nile_align.review.Decisions` (alignments and paraphrases), the strongest
+    evidence. Alignments are not yet propagated: call :func:`propagate`.
     """
     from .blocking import candidate_pairs
+    from .facts import nile_facts
 
-    score, signature = _provider(scorer, template)
-    g = nx.Graph(threshold=float(threshold), signature=signature, template=template,
-                 candidates=candidates, max_hops=0, invalid=[])
+    score, signature, sig = _provider(scorer, template)
+    if judge is None:
+        from .calibration import resolve_judge
+
+        judge = resolve_judge(sig, threshold=threshold) if sig is not None else \
+            Judge(0.0 if threshold is None else float(threshold), True,
+                  "default" if threshold is None else "--threshold")
+    if sig is not None:
+        signature = str(scorer.signature(template, threshold=judge.threshold))
+    g = nx.Graph(threshold=judge.threshold, judge=judge.to_dict(), signature=signature,
+                 template=template, candidates=candidates, max_hops=0, invalid=[])
     valid = corpus[corpus["valid"]]
     for r in corpus[~corpus["valid"]].itertuples(index=False):
         g.graph["invalid"].append({"row": int(r.row), "id": r.id, "system": r.system,
@@ -120,15 +137,20 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     ordered = sorted(para)
     a = [g.nodes[i]["canonical"] for i, _ in align]
     b = [g.nodes[s]["text"] for _, s in align]
-    for u, v in ordered:
+    # A model that adds no evidence cannot judge paraphrases either: their scores, most of
+    # the work, are not computed (only a reviewed paraphrase then counts).
+    g.graph["pairs"]["para_scored"] = judge.counts
+    for u, v in ordered if judge.counts else ():
         a += [g.nodes[u]["text"], g.nodes[v]["text"]]
         b += [g.nodes[v]["text"], g.nodes[u]["text"]]
     values = [float(x) for x in score(a, b)] if a else []
     if len(values) != len(a):
         raise UsageError(f"the score function returned {len(values)} scores for {len(a)} pairs")
-    for (i, s), value in zip(align, values):
+    findings = nile_facts([g.nodes[i]["canonical"] for i, _ in align], b[:len(align)])
+    for (i, s), value, found in zip(align, values, findings):
         g.edges[i, s]["score"] = value
-    rest = values[len(align):]
+        g.edges[i, s]["facts"] = [f.to_dict() for f in found if f.status != "matched"]
+    rest: list[float | None] = [*values[len(align):]] or [None] * (2 * len(ordered))
     for n, (u, v) in enumerate(ordered):
         g.add_edge(u, v, kind="para", u=u, score_uv=rest[2 * n], score_vu=rest[2 * n + 1])
     from .review import Decisions
@@ -158,44 +180,52 @@ def _apply_decision(g: nx.Graph, record: dict) -> None:
     if i not in g or s not in g:
         return  # about another corpus: kept in the decisions file, not applied here
     if not g.has_edge(i, s):
-        _add_align(g, i, s)
+        _add_align(g, i, s, origin="decision")
+        g.edges[i, s]["facts"] = _facts(g, i, s)
     g.edges[i, s]["reviewed"] = bool(record["decision"])
 
 
 def mutual(g: nx.Graph, u: str, v: str, threshold: float | None = None) -> bool | None:
     """para(u, v): the reviewed decision, else both directions above the threshold; None
-    when the pair is unscored."""
+    when the pair is unscored, or when the judge's model adds no evidence."""
     t = g.graph["threshold"] if threshold is None else threshold
     e = g.get_edge_data(u, v)
     if e is None or e.get("kind") != "para":
         return None
     if e.get("reviewed") is not None:
         return e["reviewed"]
+    if not g.graph["judge"]["counts"] or e["score_uv"] is None:
+        return None
     return e["score_uv"] > t and e["score_vu"] > t
 
 
 def decide(g: nx.Graph, threshold: float | None = None) -> None:
-    """(Re)make every align decision from its strongest source: reviewed > gold > scored.
+    """(Re)make every align decision from its strongest source: reviewed > gold > judged
+    (the composed verdict of facts and score; None when it is ``uncertain``).
 
     Inferred alignments are removed (run :func:`propagate` again); ``threshold`` replaces
-    the graph's.
+    the graph's (and its judge's).
     """
     if threshold is not None:
         g.graph["threshold"] = float(threshold)
-    t = g.graph["threshold"]
+        g.graph["judge"] = {**g.graph["judge"], "threshold": float(threshold)}
+    judge = Judge.from_dict(g.graph["judge"])
     drop = []
     for u, v, e in g.edges(data=True):
         if e["kind"] != "align":
             continue
+        if e.get("origin") == "inferred":
+            drop.append((u, v))
+            continue
         e.pop("evidence", None)
+        verdict = compose(e["facts"], e["score"], judge)
+        e["verdict"], e["reasons"] = verdict.verdict, list(verdict.reasons)
         if e["reviewed"] is not None:
             e["decision"], e["source"] = e["reviewed"], "reviewed"
         elif e["gold"] is not None:
             e["decision"], e["source"] = e["gold"], "gold"
-        elif e["score"] is not None:
-            e["decision"], e["source"] = e["score"] > t, "scored"
         else:
-            drop.append((u, v))
+            e["decision"], e["source"] = verdict.decision, "judged"
     g.remove_edges_from(drop)
     g.graph["max_hops"] = 0
 
@@ -209,14 +239,16 @@ def aligned_intents(g: nx.Graph, s: str) -> list[str]:
 def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
     """Apply (6) to a fixed point or ``max_hops`` steps: align(i,n1) ∧ para(n1,n2) ⇒ align(i,n2).
 
-    An inference only fills a pair without a decision of its own (scored, gold or
-    reviewed decisions are never overridden: a contradiction is a ``cond6`` flag), and
-    never gives a sentence a second, different intent (a ``conflict`` flag). Each
-    inferred edge keeps its evidence chain: one step per hop with both para scores.
-    Returns the inferred (intent, sentence) pairs.
+    An inference only fills a pair without a decision of its own (an ``uncertain`` pair
+    has none; judged, gold or reviewed decisions are never overridden: a contradiction is a
+    ``cond6`` flag), never starts from an ``uncertain`` pair, and never gives a sentence a
+    second, different intent (a ``conflict`` flag). Each inferred alignment keeps its
+    evidence chain: one step per hop with both para scores. Returns the inferred
+    (intent, sentence) pairs.
     """
     if max_hops < 1:
         raise UsageError("--max-hops must be at least 1")
+    judge = Judge.from_dict(g.graph["judge"])
     frontier = [(i, s) for i, s, e in _align_edges(g) if e["decision"]]
     inferred: list[tuple[str, str]] = []
     for _hop in range(max_hops):
@@ -224,7 +256,7 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
         for i, n1 in frontier:
             for n2 in g.neighbors(n1):
                 e = g.edges[n1, n2]
-                if e["kind"] != "para" or not mutual(g, n1, n2) or g.has_edge(i, n2):
+                if e["kind"] != "para" or not mutual(g, n1, n2) or _decided(g, i, n2):
                     continue
                 # A reviewed paraphrase (no scores) is the strongest proposal.
                 strength = min((x for x in (e["score_uv"], e["score_vu"]) if x is not None),
@@ -236,13 +268,24 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
             if len({i for _, i, _ in props}) > 1 or aligned_intents(g, n2):
                 continue
             _, i, n1 = max(props, key=lambda p: (p[0], p[2]))
+            facts = g.edges[i, n2]["facts"] if g.has_edge(i, n2) else _facts(g, i, n2)
+            verdict = compose(facts, None, judge)
+            if verdict.verdict == "not_aligned":
+                continue  # the facts veto an inference as they veto a score
             para = g.edges[n1, n2]
             forward = para["u"] == n1
             step = {"intent": i, "from": n1, "to": n2,
                     "score_from_to": para["score_uv"] if forward else para["score_vu"],
                     "score_to_from": para["score_vu"] if forward else para["score_uv"]}
             chain = g.edges[i, n1].get("evidence") or []
-            _add_align(g, i, n2, decision=True, source="inferred", evidence=[*chain, step])
+            if g.has_edge(i, n2):  # an uncertain pair, now decided by (6)
+                g.edges[i, n2].update(decision=True, source="inferred",
+                                      evidence=[*chain, step])
+            else:
+                _add_align(g, i, n2, origin="inferred", decision=True, source="inferred",
+                           evidence=[*chain, step], verdict=verdict.verdict,
+                           reasons=["inferred by (6)", *verdict.reasons])
+                g.edges[i, n2]["facts"] = facts
             inferred.append((i, n2))
             frontier.append((i, n2))
         if not frontier:
@@ -251,9 +294,25 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
     return inferred
 
 
-def _add_align(g: nx.Graph, i: str, s: str, **decided: Any) -> None:
-    """A new align edge between intent ``i`` and sentence ``s``, with no evidence yet."""
-    g.add_edge(i, s, kind="align", score=None, gold=None, reviewed=None, rows=[], **decided)
+def _facts(g: nx.Graph, i: str, s: str) -> list[dict]:
+    """The fact check of a pair the corpus does not have (what matched left out)."""
+    from .facts import check_facts, parse_or_none
+
+    intent = parse_or_none(g.nodes[i]["canonical"])
+    found = check_facts(intent, g.nodes[s]["text"]) if intent is not None else []
+    return [f.to_dict() for f in found if f.status != "matched"]
+
+
+def _decided(g: nx.Graph, i: str, s: str) -> bool:
+    """Whether the pair has a decision of its own (an uncertain pair has none)."""
+    return g.has_edge(i, s) and g.edges[i, s]["decision"] is not None
+
+
+def _add_align(g: nx.Graph, i: str, s: str, *, origin: str = "corpus", **decided: Any) -> None:
+    """A new align edge between intent ``i`` and sentence ``s``, with no evidence yet;
+    ``origin``: corpus, decision (a reviewed pair the corpus lacks) or inferred."""
+    g.add_edge(i, s, kind="align", origin=origin, score=None, gold=None, reviewed=None,
+               facts=[], rows=[], **decided)
 
 
 def _align_edges(g: nx.Graph):

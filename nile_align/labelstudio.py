@@ -40,17 +40,18 @@ _CHOICE = {"Accept": "accept", "Reject": "reject", "Skip": "skip"}
 
 
 def _judge_says_yes(flag: dict) -> bool | None:
-    """What the scores alone say about the flagged pair (see review.effects' table)."""
+    """What the judge says about the flagged pair (see review.effects' table): its verdict for
+    an alignment (none while uncertain), the scores for a paraphrase."""
     t = flag["threshold"]
-    if flag["rule"] == "gold_disagreement":
-        s = flag["scores"][0]["score"]
-        return None if s is None else s > t
+    align = [x for x in flag["scores"] if x["kind"] == "align"]
+    if flag["rule"] in ("gold_disagreement", "cond6"):
+        said = align[0 if flag["rule"] == "gold_disagreement" else 1]
+        if said.get("verdict"):
+            return {"aligned": True, "not_aligned": False}.get(said["verdict"])
+        return None if said["score"] is None else said["score"] > t
     para = [s["score"] for s in flag["scores"] if s["kind"] == "para"]
     if flag["rule"] in ("cond5", "conflict") and para and None not in para:
         return all(x > t for x in para)
-    if flag["rule"] == "cond6":
-        s = [x for x in flag["scores"] if x["kind"] == "align"][1]["score"]
-        return None if s is None else s > t
     return None
 
 
@@ -66,7 +67,10 @@ def tasks(store: ReviewStore) -> list[dict[str, Any]]:
                 "sentences_text": "\n".join(f"{k}. {s['text']}"
                                             for k, s in enumerate(f["sentences"], 1)),
                 "scores_text": "\n".join(f"{s['kind']}: PLUIE({s['a']} → {s['b']}) = "
-                                         f"{s['score']}" for s in f["scores"]),
+                                         f"{s['score']}" + (f"; verdict {s['verdict']}: "
+                                                            + "; ".join(s["reasons"])
+                                                            if s.get("verdict") else "")
+                                         for s in f["scores"]),
                 "signature": f["signature"]}
         task: dict[str, Any] = {"id": n, "data": data, "predictions": []}
         says = _judge_says_yes(f)

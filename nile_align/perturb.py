@@ -19,7 +19,7 @@ from datetime import date, timedelta
 
 from .intent import Bandwidth, Function, Intent, Operation, Path, Quota, Schedule, Time
 
-__all__ = ["KINDS", "Perturbation", "perturbations", "seeded"]
+__all__ = ["KINDS", "Perturbation", "labelled_pairs", "perturbations", "seeded"]
 
 #: Every kind, in report order.
 KINDS = ("number x10", "number /10", "unit", "max/min", "upload/download", "period",
@@ -238,3 +238,24 @@ def _shift(t: Time, amount: int) -> Time:
         return Time("hour", f"{(h + amount) % 24:02d}:{m:02d}")
     day = date(int(t.value[:4]), int(t.value[4:6]), int(t.value[6:8])) + timedelta(amount)
     return Time("date", day.strftime("%Y%m%d"))
+
+
+def labelled_pairs(positives, *, a: str = "nile", b: str = "text", seed: int = 0):
+    """Aligned (Nile, English) pairs with a negative for each: the same English with one
+    perturbation of its Nile, of a kind drawn with ``seed``. Columns nile, text, label
+    (1/0) and kind ("" for the positives); pairs whose Nile does not parse are left out."""
+    import pandas as pd
+
+    from .facts import parse_or_none
+
+    rows = []
+    for nile, text in zip(positives[a], positives[b]):
+        intent = parse_or_none(str(nile))
+        if intent is None:
+            continue
+        rows.append((intent.replace(name=None).canonical(), text, 1, ""))
+        options = perturbations(intent, str(text), seed=seed)
+        if options:
+            wrong = seeded(intent.key(), text, seed, "choice").choice(options)
+            rows.append((wrong.intent.replace(name=None).canonical(), text, 0, wrong.kind))
+    return pd.DataFrame(rows, columns=["nile", "text", "label", "kind"])

@@ -15,6 +15,7 @@ from .checker import Flag, check, summarize
 from .graph import build_graph, propagate
 from .report import write_outputs
 from .review import Decisions, evidence_hash
+from .verdict import Judge
 
 __all__ = ["CheckResult", "run_check"]
 
@@ -33,11 +34,13 @@ class CheckResult:
 
 
 def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
-              template: str = "net", threshold: float = 0.0, candidates: int = 5,
-              max_hops: int = 1, decisions: Decisions | list[dict] | None = None
-              ) -> CheckResult:
+              template: str = "net", threshold: float | None = None, candidates: int = 5,
+              max_hops: int = 1, decisions: Decisions | list[dict] | None = None,
+              judge: Judge | None = None) -> CheckResult:
     """Build, propagate and check the graph of a loaded corpus (:func:`load_pairs`), and
-    write the outputs to ``out`` when given. ``scorer``: a Scorer or a score function.
+    write the outputs to ``out`` when given. ``scorer``: a Scorer or a score function;
+    ``judge``/``threshold``: what a score is worth (default: the model's calibration, see
+    :func:`nile_align.graph.build_graph`).
 
     ``decisions`` (:func:`nile_align.review.load_decisions`): corpus edits are applied
     first, alignments and paraphrases override the scores, and a flag decided on the same
@@ -48,7 +51,7 @@ def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
     timings = {}
     started = time.perf_counter()
     g = build_graph(corpus, scorer, template=template, threshold=threshold,
-                    candidates=candidates, decisions=decisions)
+                    candidates=candidates, decisions=decisions, judge=judge)
     timings["build"] = time.perf_counter() - started
     started = time.perf_counter()
     inferred = propagate(g, max_hops=max_hops)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["distribution_plot", "threshold_plot"]
+__all__ = ["calibration_plot", "distribution_plot", "threshold_plot"]
 
 
 def _grid(n: int):
@@ -71,6 +71,38 @@ def distribution_plot(scores, labels: np.ndarray, path: Path) -> Path:
         ax.set_title(name, fontsize=9)
         ax.tick_params(labelsize=7)
     axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def calibration_plot(scores, labels: np.ndarray, calibration, path: Path) -> Path:
+    """A calibration in pictures: the score distributions per label with the calibrated
+    threshold, and the ROC curve with its AUC and bootstrap interval."""
+    from sklearn.metrics import roc_curve
+
+    plt, fig, (hist, roc) = _grid(2)
+    s = np.asarray(scores, dtype=float)
+    ok = np.isfinite(s)
+    bins = np.histogram_bin_edges(s[ok], bins=30) if ok.any() else 10
+    hist.hist(s[ok & (labels == 1)], bins=bins, alpha=0.6, label="aligned")
+    hist.hist(s[ok & (labels == 0)], bins=bins, alpha=0.6, label="wrong")
+    hist.axvline(calibration.threshold, color="black", linestyle="--", linewidth=1,
+                 label=f"T = {calibration.threshold:.3g} (best F1 {calibration.f1:.2f})")
+    hist.set_title(f"{calibration.model} · {calibration.template}", fontsize=9)
+    hist.set_xlabel("PLUIE score", fontsize=8)
+    hist.legend(fontsize=7)
+    fpr, tpr, _ = roc_curve(labels[ok], s[ok])
+    roc.plot(fpr, tpr)
+    roc.plot([0, 1], [0, 1], color="grey", linestyle=":", linewidth=1)
+    verdict = "discriminates" if calibration.discriminates else "does not discriminate"
+    roc.set_title(f"ROC AUC {calibration.auc:.2f} [{calibration.auc_low:.2f}, "
+                  f"{calibration.auc_high:.2f}]: {verdict}", fontsize=9)
+    roc.set_xlabel("false positive rate", fontsize=8)
+    roc.set_ylabel("true positive rate", fontsize=8)
+    for ax in (hist, roc):
+        ax.tick_params(labelsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -19,12 +19,14 @@ __all__ = ["alignment_records", "write_outputs"]
 
 def alignment_records(g: nx.Graph) -> Iterator[dict]:
     """One record per corpus row of an intent–sentence pair, plus one per inferred pair;
-    ``pos`` is the row's position among the valid corpus rows (None when inferred)."""
+    ``pos`` is the row's position among the valid corpus rows (None when inferred).
+    ``verdict`` is the composed judge's (with its ``reasons``); ``decision`` the final one,
+    from ``source`` (None while the pair is uncertain)."""
     for i, s, e in sorted(_align_edges(g), key=lambda x: (x[0], x[1])):
         base = {"canonical": g.nodes[i]["canonical"], "text": g.nodes[s]["text"],
-                "score": e["score"], "gold": e["gold"], "reviewed": e["reviewed"],
-                "decision": bool(e["decision"]), "source": e["source"],
-                "evidence": e.get("evidence")}
+                "score": e["score"], "verdict": e["verdict"], "reasons": e["reasons"],
+                "gold": e["gold"], "reviewed": e["reviewed"], "decision": e["decision"],
+                "source": e["source"], "evidence": e.get("evidence")}
         for r in e["rows"] or [{"pos": None, "row": None, "id": None, "system": None,
                                 "nile": g.nodes[i]["canonical"]}]:
             yield {"pos": r["pos"], "row": r["row"], "id": r["id"], "system": r["system"],
@@ -82,7 +84,8 @@ text-align:left;vertical-align:top}th{background:#f4f4f4;position:sticky;top:0}
 code{font-size:90%;background:#f6f6f6;padding:0 .2em}.yes{color:#176117}.no{color:#a11}
 details{margin:.4em 0;border:1px solid #ddd;border-radius:4px;padding:.4em .8em}
 summary{cursor:pointer}input{width:100%;padding:.4em;font-size:1em;margin:.5em 0}
-.num{text-align:right;font-variant-numeric:tabular-nums}"""
+.num{text-align:right;font-variant-numeric:tabular-nums}.open{color:#8a5a00}
+.judge{background:#fff8e1;border-left:4px solid #e0a800;padding:.5em .8em}"""
 
 _SCRIPT = """function filt(){const q=document.getElementById('q').value.toLowerCase();
 for(const r of document.querySelectorAll('#align tbody tr'))
@@ -97,6 +100,10 @@ def _score(x) -> str:
     return "" if x is None else f"{x:.3f}"
 
 
+def _decision(x) -> str:
+    return "" if x == "" else {True: "yes", False: "no", None: "open"}[x]
+
+
 def render_html(summary: dict, flags: list[Flag], rows: list[dict]) -> str:
     """The report page: summary, flags grouped by rule, a searchable alignment table."""
     tri = summary["triplets"]
@@ -104,6 +111,7 @@ def render_html(summary: dict, flags: list[Flag], rows: list[dict]) -> str:
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>nile-align report"
              f"</title><style>{_STYLE}</style><script>{_SCRIPT}</script></head><body>",
              "<h1>nile-align check report</h1>",
+             f"<p class=judge><b>Judge:</b> {_e(summary['judge']['note'])}.</p>",
              f"<p>Threshold T = {summary['threshold']:g}; propagation max hops "
              f"{summary['max_hops']}; signature <code>{_e(summary['signature'])}</code></p>",
              "<h2>Summary</h2><table>"]
@@ -114,6 +122,14 @@ def render_html(summary: dict, flags: list[Flag], rows: list[dict]) -> str:
              ("… failing (5)", tri["fail_cond5"]), ("… failing (6)", tri["fail_cond6"]),
              ("… satisfying both", f"{tri['satisfied']}"
               + (f" ({share:.0%})" if share is not None else ""))]
+    facts += [(f"rows judged {k.replace('_', ' ')}", v) for k, v in summary["verdicts"].items()]
+    agree = summary["gold_agreement"]
+    if agree["labelled_rows"]:
+        facts += [("labelled rows whose verdict agrees with gold",
+                   f"{agree['agree']} of {agree['decided']} decided"
+                   + (f" ({agree['agreement']:.0%})" if agree["agreement"] is not None else "")),
+                  ("labelled rows left uncertain", f"{agree['uncertain']} of "
+                   f"{agree['labelled_rows']} ({agree['uncertain_share']:.0%})")]
     facts += [(f"alignments {k.replace('_', ': ')}", v) for k, v in summary["alignments"].items()]
     parts += [f"<tr><th>{_e(k)}</th><td class=num>{_e(v)}</td></tr>" for k, v in facts]
     parts.append("</table><h2>Flags</h2>")
@@ -129,25 +145,26 @@ def render_html(summary: dict, flags: list[Flag], rows: list[dict]) -> str:
             parts.append("</ul>")
             if f.scores:
                 parts.append("<table><tr><th>kind</th><th>A</th><th>B</th><th>score</th>"
-                             "<th>decision</th></tr>")
+                             "<th>verdict</th><th>decision</th></tr>")
                 parts += [f"<tr><td>{s['kind']}</td><td>{_e(s['a'])}</td><td>{_e(s['b'])}</td>"
                           f"<td class=num>{_score(s['score'])}</td>"
-                          f"<td>{_e(s.get('source', ''))} {_e(s.get('decision', ''))}</td></tr>"
-                          + ("<tr><td></td><td colspan=4><small>fact check: "
-                             + "; ".join(_e(f"{x['status']} {x['kind']} {x['fact']}"
-                                            + (f" ({x['detail']})" if x["detail"] else ""))
-                                         for x in s["facts"]) + "</small></td></tr>"
-                             if s.get("facts") else "")
+                          f"<td>{_e(s.get('verdict', ''))}</td>"
+                          f"<td>{_e(s.get('source', ''))} "
+                          f"{_e(_decision(s.get('decision', '')))}</td></tr>"
+                          + ("<tr><td></td><td colspan=5><small>"
+                             + "; ".join(_e(x) for x in s["reasons"]) + "</small></td></tr>"
+                             if s.get("reasons") else "")
                           for s in f.scores]
                 parts.append("</table>")
             parts.append("</details>")
     parts.append("<h2>Alignments</h2><input id=q oninput=filt() placeholder='filter rows…'>"
                  "<table id=align><thead><tr><th>row</th><th>system</th><th>Nile</th>"
-                 "<th>sentence</th><th>score</th><th>decision</th><th>source</th></tr></thead>"
-                 "<tbody>")
+                 "<th>sentence</th><th>score</th><th>verdict</th><th>decision</th><th>source</th>"
+                 "</tr></thead><tbody>")
     parts += [f"<tr><td>{_e(r['row'])}</td><td>{_e(r['system'])}</td><td><code>{_e(r['nile'])}"
               f"</code></td><td>{_e(r['text'])}</td><td class=num>{_score(r['score'])}</td>"
-              f"<td class={'yes' if r['decision'] else 'no'}>{'yes' if r['decision'] else 'no'}"
-              f"</td><td>{_e(r['source'])}</td></tr>" for r in rows]
+              f"<td title='{_e('; '.join(r['reasons'] or []))}'>{_e(r['verdict'])}</td>"
+              f"<td class={_decision(r['decision'])}>{_decision(r['decision'])}</td>"
+              f"<td>{_e(r['source'])}</td></tr>" for r in rows]
     parts.append("</tbody></table></body></html>\n")
     return "\n".join(parts)

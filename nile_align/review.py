@@ -13,6 +13,7 @@ flagged alignment or paraphrase is right:
 rule          accept                                          reject
 ============  ==============================================  ===============================
 gold_disag.   the pair is aligned                             the pair is not aligned
+uncertain     the pair is aligned                             the pair is not aligned
 cond6         align(i, n2): the inferred alignment holds      not aligned, and not paraphrases
 cond5         the two sentences are paraphrases               the ``target`` sentence is not
                                                               a translation; not paraphrases
@@ -72,8 +73,9 @@ def nile_spans(text: str) -> list[tuple[str, int, int]]:
 def evidence_hash(flag: dict) -> str:
     """What a decision was made on: texts, intents, scores, threshold and signature — not the
     decisions already applied, so a flag re-found after its own decision keeps its hash."""
-    scores = [[s.get("kind"), s.get("a"), s.get("b"), s.get("score"), s.get("gold")]
-              for s in flag.get("scores", [])]
+    # The verdict is evidence too: a pair judged on other facts is a new question.
+    scores = [[s.get("kind"), s.get("a"), s.get("b"), s.get("score"), s.get("gold"),
+               *([s["verdict"]] if s.get("verdict") else [])] for s in flag.get("scores", [])]
     core = [flag["rule"], [i.get("canonical") or i.get("written") for i in flag["intents"]],
             [s["text"] for s in flag["sentences"]], scores, flag.get("threshold"),
             flag.get("signature")]
@@ -115,7 +117,7 @@ def effects(flag: dict, action: str, answer: dict) -> list[dict]:
     if action == "skip" or rule == "invalid_nile":
         return []
     yes = action == "accept"
-    if rule == "gold_disagreement":
+    if rule in ("gold_disagreement", "uncertain"):
         return [{"type": "align", "nile": nile[0], "text": texts[0], "decision": yes}]
     para = {"type": "para", "a": texts[0], "b": texts[1], "decision": yes}
     if rule == "cond6":

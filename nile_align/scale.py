@@ -15,6 +15,7 @@ every pair appears exactly once. Ray is an optional extra: ``pip install 'nile-a
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 from collections.abc import Mapping, Sequence
@@ -183,11 +184,13 @@ class RayScorer:
         """The process ids of the actors (tests kill one to check fault tolerance)."""
         return self.ray.get([w.pid.remote() for w in self.workers])
 
-    def signature(self, template: Any = "net", method: str = "pluie") -> Any:
+    def signature(self, template: Any = "net", method: str = "pluie",
+                  threshold: float | None = None) -> Any:
         key = (str(getattr(template, "name", template)), method)
         if key not in self._signatures:
             self._signatures[key] = self.ray.get(self.workers[0].signature.remote(*key))
-        return self._signatures[key]
+        return dataclasses.replace(self._signatures[key], threshold=self.threshold
+                                   if threshold is None else float(threshold))
 
     def score(self, *, a: Sequence[str], b: Sequence[str], template: Any = "net",
               method: str = "pluie", extra: Mapping[str, Sequence[str | None]] | None = None,

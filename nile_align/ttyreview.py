@@ -54,15 +54,15 @@ def _show(console: Any, f: dict, counts: dict) -> None:
         table = Table("kind", "A (reference)", "B", "score", "verdict", box=None)
         for s in f["scores"]:
             score = "—" if s["score"] is None else f"{s['score']:.3f}"
-            verdict = "" if s["score"] is None else ("yes" if s["score"] > f["threshold"]
-                                                     else "no")
+            verdict = s.get("verdict") or ("" if s["score"] is None else (
+                "yes" if s["score"] > f["threshold"] else "no"))
             table.add_row(s["kind"], Text(s["a"]), Text(s["b"]), score, verdict)
         console.print(table)
     for s in f["scores"]:
-        for x in s.get("facts") or []:
-            style = "bold red" if x["status"] == "contradicted" else "yellow"
-            console.print(Text(f"  {x['status']}: {x['kind']} {x['fact']} {x.get('detail', '')}",
-                               style=style), Text(f"in “{s['b']}”", style="dim"))
+        for reason in s.get("reasons") or []:
+            style = "bold red" if reason.startswith("contradicted") else (
+                "yellow" if reason.startswith("missing") else "dim")
+            console.print(Text(f"  {reason}", style=style), Text(f"in “{s['b']}”", style="dim"))
 
 
 def review_tty(store: ReviewStore, *, reviewer: str, console: Any = None) -> int:

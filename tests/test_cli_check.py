@@ -55,6 +55,27 @@ def test_check_writes_every_output_and_exits_1_on_open_flags(tiny_dir, small_cor
     assert summary["signature"].startswith("nile-align:0.1.0|model:")
 
 
+def test_every_row_of_a_gold_free_corpus_gets_a_verdict_and_its_reasons(tiny_dir, tmp_path):
+    corpus = tmp_path / "c.csv"
+    pd.DataFrame({"nile": ["for endpoint('host') set bandwidth('max', '40', 'mbps')",
+                           "for endpoint('host') set bandwidth('max', '4', 'mbps')",
+                           "for endpoint('guests') block service('netflix'), protocol('ssh')"],
+                  "text": ["The host is capped at 4 Mbps", "The host is capped at 4 Mbps",
+                           "Guests cannot use Netflix"]}).to_csv(corpus, index=False)
+    out = tmp_path / "out"
+    main(["check", str(corpus), "--out", str(out), "--model", str(tiny_dir), "--no-cache",
+          "--threshold", "-1000", "-q"])
+    rows = [json.loads(x) for x in (out / "alignments.jsonl").read_text().splitlines()]
+    assert [r["verdict"] for r in rows] == ["not_aligned", "aligned", "aligned"]
+    assert rows[0]["reasons"][0] == "contradicted rate 40 mbps: the sentence says '4 Mbps'"
+    assert rows[2]["reasons"][0] == "missing item protocol ssh"  # the model vouches (T=-1000)
+    assert all(r["reasons"][-1].endswith("> T=-1000 (--threshold)") for r in rows)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["verdicts"] == {"aligned": 2, "not_aligned": 1, "uncertain": 0}
+    assert summary["gold_agreement"]["labelled_rows"] == 0
+    assert summary["judge"]["source"] == "--threshold"
+
+
 def test_decisions_and_run_exit_status(tiny_dir, small_corpus, tmp_path, capsys):
     decisions = tmp_path / "d.csv"
     pd.DataFrame({"nile": ["for endpoint('guests') block service('ftp')"],
@@ -68,7 +89,7 @@ def test_decisions_and_run_exit_status(tiny_dir, small_corpus, tmp_path, capsys)
     assert capsys.readouterr().err == ""
     rows = [json.loads(x) for x in (out / "alignments.jsonl").read_text().splitlines()]
     assert [(r["text"], r["source"], r["decision"]) for r in rows] == [
-        ("Guests cannot use FTP", "scored", True), ("Guests may not use FTP", "reviewed", False)]
+        ("Guests cannot use FTP", "judged", True), ("Guests may not use FTP", "reviewed", False)]
     rules = [json.loads(x)["rule"] for x in (out / "flags.jsonl").read_text().splitlines()]
     assert sorted(rules) == ["cond6", "invalid_nile"]
 
@@ -99,10 +120,20 @@ def test_run_on_the_demo_corpus_with_the_default_model(tmp_path):
     demo = pd.read_csv(ROOT / "corpora" / "demo.csv")
     assert len([r for r in rows if r["row"] is not None]) == len(demo)
     assert all(isinstance(r["score"], float) for r in rows if r["row"] is not None)
+    assert all(r["verdict"] in ("aligned", "not_aligned", "uncertain") and r["reasons"]
+               for r in rows)
     flags = [json.loads(x) for x in (out / "flags.jsonl").read_text().splitlines()]
     summary = json.loads((out / "summary.json").read_text())
     assert sum(summary["flags"].values()) == len(flags)
     assert "SmolLM2-135M-Instruct" in summary["signature"]
+    # The embedded model does not discriminate: the run says so, and the verdicts rest on
+    # the fact check, which agrees with the demo's labels.
+    assert "does not discriminate" in result.stderr  # said even with -q
+    assert summary["judge"]["counts"] is False
+    gold = summary["gold_agreement"]
+    assert gold["labelled_rows"] == len(demo)
+    assert gold["agreement"] >= 0.95 and gold["uncertain_share"] <= 0.10
     json.loads((out / "graph.json").read_text())
     page = (out / "report.html").read_text()
     assert page.startswith("<!doctype html>") and page.rstrip().endswith("</html>")
+    assert "does not discriminate" in page and "agrees with gold" in page

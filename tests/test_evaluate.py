@@ -151,11 +151,20 @@ def test_fact_check_and_veto_are_evaluated_separately(tiny_scorer):
     result = run_evaluation(pairs, scorer=tiny_scorer, metrics=["net"], facts=True,
                             preferences=prefs, bootstrap=20)
     names = [m.name for m in result.methods]
-    assert names == ["Net-PLUIE", "Net-PLUIE + fact veto", "fact check"]
-    net, vetoed, facts = (result.scores[n].to_numpy() for n in names)
+    assert names == ["Net-PLUIE", "Net-PLUIE + fact veto", "Net-PLUIE verdict (facts + model)",
+                     "fact check"]
+    net, vetoed, verdict, facts = (result.scores[n].to_numpy() for n in names)
     contradicted = facts == -1.0
     assert contradicted.any() and (vetoed[contradicted] < net[contradicted] - 999).all()
     assert (vetoed[~contradicted] == net[~contradicted]).all()
+    # The tiny model is not calibrated: its score counts at T = 0, as in the papers.
+    assert (verdict[contradicted] == -1).all()
+    assert set(verdict[~contradicted]) <= {0.0, 1.0}
+    assert ((verdict == 1) == (~contradicted & (facts > -0.5) & (net > 0)) |
+            (~contradicted & (facts == -0.5) & (net > 0))).all()
     assert set(result.preference["method"]) == set(names)
-    assert result.classification.set_index(["method", "threshold"]).loc[
-        ("fact check", "natural"), "thr"] == 0.0
+    table = result.classification.set_index(["method", "threshold"])
+    assert table.loc[("fact check", "natural"), "thr"] == 0.0
+    row = table.loc[("Net-PLUIE verdict (facts + model)", "natural")]
+    assert row["thr"] == 0.5 and row["uncertain"] == (verdict == 0).mean()
+    assert ("Net-PLUIE verdict (facts + model)", "best F1") not in table.index

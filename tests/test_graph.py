@@ -13,7 +13,7 @@ from nile_align.blocking import candidate_pairs
 from nile_align.checker import check, summarize
 from nile_align.corpus import load_pairs
 from nile_align.errors import CorpusError, UsageError
-from nile_align.graph import build_graph, intent_id, propagate, sentence_id
+from nile_align.graph import _align_edges, build_graph, intent_id, propagate, sentence_id
 from nile_align.pipeline import run_check
 from nile_align.report import write_outputs
 
@@ -22,6 +22,7 @@ I2 = "for group('students') set quota('download', '100', 'gb/wk')"
 N1, N2, N3 = "Guests may not transfer files", "Guests cannot use file transfer", "Guests can ftp"
 M1, M2 = "Students get 100 GB of downloads a week", "Weekly student download quota: 100 GB"
 P1, P2 = "File transfer is off for guests", "No file transfer for the guest network"
+N4 = "File transfer is not allowed"
 
 
 class Table:
@@ -77,7 +78,7 @@ def test_scores_nile_once_as_reference_and_sentences_both_ways():
     assert (I1, N1) in table.asked and (N1, I1) not in table.asked
     assert (N1, N2) in table.asked and (N2, N1) in table.asked
     assert flags == []
-    assert g.edges[intent_id(I1), sentence_id(N1)]["source"] == "scored"
+    assert g.edges[intent_id(I1), sentence_id(N1)]["source"] == "judged"
 
 
 def test_equivalent_nile_variants_merge_into_one_node():
@@ -111,7 +112,7 @@ def test_cond6_flags_a_rejected_paraphrase_and_keeps_the_scored_decision():
     assert rules(flags) == [("cond6", (N1, N3))]
     assert inferred == []
     edge = g.edges[intent_id(I1), sentence_id(N3)]
-    assert (edge["decision"], edge["source"]) == (False, "scored")
+    assert (edge["decision"], edge["source"]) == (False, "judged")
 
 
 def test_propagation_infers_with_evidence_and_respects_max_hops():
@@ -133,19 +134,22 @@ def test_propagation_infers_with_evidence_and_respects_max_hops():
         propagate(g2, max_hops=0)
 
 
-def test_gold_beats_score_and_inference_and_reviewed_beats_gold():
-    rows = [(I1, N1, "1"), (I1, N3, "0")]
-    scores = {(I1, N1): -1, (I1, N3): 1, **yes((N1, N3))}
+def test_gold_beats_the_verdict_and_inference_and_reviewed_beats_gold():
+    # N2 is judged aligned (facts matched, score above T) but labelled wrong; N3 is judged
+    # not aligned (its facts contradict the intent) but labelled right.
+    rows = [(I1, N2, "0"), (I1, N3, "1")]
+    scores = {(I1, N2): 1, (I1, N3): -1, **yes((N2, N3))}
     g, flags, inferred, _ = run(rows, scores)
     i = intent_id(corpus(rows)["key"][0])
-    assert [(g.edges[i, sentence_id(n)]["decision"], g.edges[i, sentence_id(n)]["source"])
-            for n in (N1, N3)] == [(True, "gold"), (False, "gold")]
+    assert [(g.edges[i, sentence_id(n)]["verdict"], g.edges[i, sentence_id(n)]["decision"],
+             g.edges[i, sentence_id(n)]["source"]) for n in (N2, N3)] == [
+        ("aligned", False, "gold"), ("not_aligned", True, "gold")]
     assert inferred == []
-    assert rules(flags) == sorted([("cond6", (N1, N3)), ("gold_disagreement", (N1,)),
+    assert rules(flags) == sorted([("cond6", (N3, N2)), ("gold_disagreement", (N2,)),
                                    ("gold_disagreement", (N3,))])
-    reviewed = [{"nile": I1, "text": N3, "decision": True}]
+    reviewed = [{"nile": I1, "text": N2, "decision": True}]
     g, flags, _, _ = run(rows, scores, decisions=reviewed)
-    assert g.edges[intent_id(corpus(rows)["key"][0]), sentence_id(N3)]["source"] == "reviewed"
+    assert g.edges[intent_id(corpus(rows)["key"][0]), sentence_id(N2)]["source"] == "reviewed"
     assert "cond6" not in {f.rule for f in flags}
 
 
@@ -183,11 +187,12 @@ def test_flag_ids_are_stable_across_runs_and_row_order():
 
 
 def test_check_at_another_threshold_uses_a_copy():
-    scores = {(I1, N1): 1, (I1, N2): 0.5, **yes((N1, N2))}
-    g, flags, _, _ = run([(I1, N1), (I1, N2)], scores)
+    # N4 leaves the target unsaid: the score decides it, 0.5 above T=0, below T=0.8.
+    scores = {(I1, N1): 1, (I1, N4): 0.5, **yes((N1, N4))}
+    g, flags, _, _ = run([(I1, N1), (I1, N4)], scores)
     assert flags == []
     strict = check(g, threshold=0.8)
-    assert rules(strict) == [("cond6", (N1, N2))]
+    assert rules(strict) == [("cond6", (N1, N4))]
     assert g.graph["threshold"] == 0.0 and check(g) == []
 
 
@@ -221,7 +226,7 @@ def test_outputs_are_complete_and_valid(tmp_path):
                      "report.html", "summary.json"]
     aligned = [json.loads(x) for x in (tmp_path / "alignments.jsonl").read_text().splitlines()]
     assert [(a["text"], a["source"], a["decision"]) for a in aligned] == [
-        (N1, "scored", True), (N3, "scored", False), (P1, "inferred", True)]
+        (N1, "judged", True), (N3, "judged", False), (P1, "inferred", True)]
     assert aligned[2]["evidence"][0]["score_from_to"] == 2.0
     flags = [json.loads(x) for x in (tmp_path / "flags.jsonl").read_text().splitlines()]
     assert [f["rule"] for f in flags] == ["cond6", "invalid_nile"]
@@ -260,3 +265,50 @@ def test_flags_carry_fact_check_evidence():
     facts = {s["b"]: s["facts"] for s in flag.scores if s["kind"] == "align"}
     assert facts[N1] == []
     assert [(f["kind"], f["status"]) for f in facts[wrong]] == [("polarity", "contradicted")]
+
+
+def test_uncertain_pairs_do_not_propagate_and_become_flags_ordered_by_what_they_unlock():
+    # N1's facts all match but the model says no: facts and model disagree, an expert
+    # decides. (6) must not start from it, though P1 is its mutual paraphrase.
+    rows = [(I1, N1), ("", P1), (I2, M1)]
+    scores = {(I1, N1): -1, (I2, M1): -1, **yes((N1, P1))}
+    g, flags, inferred, _ = run(rows, scores)
+    edge = g.edges[intent_id(corpus(rows)["key"][0]), sentence_id(N1)]
+    assert (edge["verdict"], edge["decision"], edge["source"]) == ("uncertain", None, "judged")
+    assert edge["reasons"][0] == "every required fact matched, but the model says no"
+    assert inferred == []
+    assert [(f.rule, f.sentences[0]["text"], f.unlocks) for f in flags] == [
+        ("uncertain", N1, 2), ("uncertain", M1, 1)]  # N1 also settles P1 by (6)
+    assert summarize(g, flags)["verdicts"] == {"aligned": 0, "not_aligned": 0, "uncertain": 2}
+
+
+def test_an_inference_decides_an_uncertain_pair_but_never_against_its_facts():
+    rows = [(I1, N1), (I1, N2), ("", N3)]
+    scores = {(I1, N1): 1, (I1, N2): -1, **yes((N1, N2)), **yes((N1, N3))}
+    g, flags, inferred, _ = run(rows, scores)
+    i = intent_id(corpus(rows)["key"][0])
+    assert inferred == [(i, sentence_id(N2))]
+    edge = g.edges[i, sentence_id(N2)]
+    assert (edge["verdict"], edge["decision"], edge["source"]) == ("uncertain", True, "inferred")
+    # "Guests can ftp" contradicts the intent's polarity: no alignment is inferred for it.
+    assert not g.has_edge(i, sentence_id(N3))
+    assert flags == []
+
+
+def test_a_model_without_evidence_leaves_the_facts_to_decide_and_paraphrases_unknown():
+    from nile_align.verdict import Judge
+
+    nil = Judge(-2.0, counts=False, source="calibration", auc=0.5, auc_ci=(0.45, 0.55))
+    rows = [(I1, N1), (I1, N4), (I1, N3)]
+    scores = {(I1, N1): -3, (I1, N4): 5, (I1, N3): 5, (N1, N4): -9, (N4, N1): -9}
+    g = build_graph(corpus(rows), Table(scores), judge=nil)
+    propagate(g)
+    flags = check(g)
+    verdicts = {g.nodes[s]["text"]: e["verdict"] for _, s, e in _align_edges(g)}
+    assert verdicts == {N1: "aligned", N4: "uncertain", N3: "not_aligned"}
+    # Both directions of N1/N4 are far below T, yet the model's "no" is no evidence: no (5).
+    assert [f.rule for f in flags] == ["uncertain"]
+    summary = summarize(g, flags)
+    assert summary["triplets"]["checked"] == 0
+    assert summary["judge"]["counts"] is False and "does not discriminate" in \
+        summary["judge"]["note"]

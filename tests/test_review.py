@@ -7,7 +7,7 @@ import io
 import json
 
 import pytest
-from review_corpus import BAD, H1, I1, M1, M2, N1, N2, N3, P1, checked
+from review_corpus import BAD, H1, I1, I2, M1, M2, M3, N1, N2, N3, P1, checked
 
 from nile_align.errors import CorpusError, UsageError
 from nile_align.grammar import parse
@@ -28,19 +28,19 @@ def by_rule(store: ReviewStore) -> dict[str, dict]:
 
 def test_store_imports_flags_once_and_filters(out):
     with ReviewStore(out) as store:
-        assert store.counts() == {"total": 5, "open": 5, "decided": 0}
+        assert store.counts() == {"total": 6, "open": 6, "decided": 0}
         rules = [f["rule"] for f in store.flags()]
         assert sorted(rules) == ["cond5", "cond6", "conflict", "gold_disagreement",
-                                 "invalid_nile"]
+                                 "invalid_nile", "uncertain"]
         assert [f["rule"] for f in store.flags(rule="cond6")] == ["cond6"]
         assert {f["rule"] for f in store.flags(system="sys_c")} == {"invalid_nile"}
-        assert {f["rule"] for f in store.flags(intent="STUDENTS")} == {"conflict",
-                                                                       "gold_disagreement"}
+        assert {f["rule"] for f in store.flags(intent="STUDENTS")} == {
+            "conflict", "gold_disagreement", "uncertain"}
         store.decide(by_rule(store)["cond6"]["flag_id"], "accept", reviewer="ana")
         assert [f["rule"] for f in store.flags(status="accepted")] == ["cond6"]
         assert "cond6" not in {f["rule"] for f in store.flags(status="open")}
     with ReviewStore(out) as store:  # reopening imports nothing twice, keeps decisions
-        assert store.counts() == {"total": 5, "open": 4, "decided": 1}
+        assert store.counts() == {"total": 6, "open": 5, "decided": 1}
 
 
 def test_missing_folder_is_a_clear_error(tmp_path):
@@ -79,12 +79,13 @@ def test_effects_of_each_rule(out):
             store.decide(f["cond5"]["flag_id"], "reject", reviewer="a")
         store.decide(f["cond5"]["flag_id"], "reject", reviewer="a", answer={"target": N2})
         store.decide(f["conflict"]["flag_id"], "accept", reviewer="a")
+        store.decide(f["uncertain"]["flag_id"], "reject", reviewer="a")
         d = store.decisions()
     assert {(r["text"], r["decision"]) for r in d.align} == {(M2, True), (N3, False),
-                                                             (N2, False)}
+                                                             (N2, False), (M3, False)}
     assert {(r["a"], r["b"], r["decision"]) for r in d.para} == {
         (N1, N3, False), (N2, N1, False), (N1, M1, True)}
-    assert len(d.decided) == 4 and d.edits == []
+    assert len(d.decided) == 5 and d.edits == []
 
 
 def test_nile_edit_is_validated_before_it_is_saved(out):
@@ -178,11 +179,14 @@ def test_export_jsonl_and_csv(out, tmp_path):
 def test_label_studio_tasks_and_import(out, tmp_path):
     with ReviewStore(out) as store:
         ts = tasks(store)
-        assert len(ts) == 5
+        assert len(ts) == 6
         cond6 = next(t for t in ts if t["data"]["rule"] == "cond6")
         pred = cond6["predictions"][0]
         assert pred["model_version"] == "table-provider"
-        assert pred["result"][0]["value"]["choices"] == ["Reject"]  # PLUIE(I1, N3) = -1
+        assert pred["result"][0]["value"]["choices"] == ["Reject"]  # not aligned, by facts+score
+        uncertain = next(t for t in ts if t["data"]["rule"] == "uncertain")
+        assert uncertain["predictions"] == [] and "verdict uncertain" in \
+            uncertain["data"]["scores_text"]
         cond5 = next(t for t in ts if t["data"]["rule"] == "cond5")
         cond5["annotations"] = [{"completed_by": {"email": "ana@example.org"},
                                  "created_at": "2026-11-20T10:00:00Z",
@@ -231,12 +235,33 @@ def test_tty_mode_decides_with_the_same_keys(out, monkeypatch):
     assert "Guests may not transfer files" in text and "for endpoint('guests')" in text
 
 
+def test_tty_mode_shows_an_uncertain_flag_with_its_reasons(out, monkeypatch):
+    from rich.console import Console
+
+    from nile_align.ttyreview import review_tty
+
+    screen = io.StringIO()
+    with ReviewStore(out) as store:
+        fid = by_rule(store)["uncertain"]["flag_id"]
+        while store.next_open() != fid:  # decide the flags before it (queue order)
+            store.decide(store.next_open(), "skip", reviewer="ops")
+        monkeypatch.setattr("sys.stdin", io.StringIO("a\nfacts are right\nq\n"))
+        assert review_tty(store, reviewer="ops", console=Console(file=screen, width=160)) == 1
+        decided = store.current(fid)
+        assert decided["answer"]["effects"] == [
+            {"type": "align", "nile": I2, "text": M3, "decision": True}]
+    text = screen.getvalue()
+    assert "uncertain" in text and "the judge cannot decide" in text
+    assert "every required fact matched, but the model says no" in text
+    assert M3 in text
+
+
 def test_review_cli_export_and_labelstudio(out, tmp_path, capsys):
     from nile_align.cli import main
 
     assert main(["review", str(out), "--labelstudio-export", str(tmp_path / "t.json")]) == 0
     assert "<Choices name=\"decision\"" in (tmp_path / "t.xml").read_text()
-    assert len(json.loads((tmp_path / "t.json").read_text())) == 5
+    assert len(json.loads((tmp_path / "t.json").read_text())) == 6
     assert main(["review", str(out), "--export", str(tmp_path / "d.csv")]) == 0
     assert main(["review", str(tmp_path / "nowhere"), "--export", "x.csv"]) == 2
     assert "no flags.jsonl" in capsys.readouterr().err
@@ -247,5 +272,5 @@ def test_review_cli_export_and_labelstudio(out, tmp_path, capsys):
     assert main(["review", str(tmp_path / "again"), "--store", str(out / "review.sqlite"),
                  "--export", str(tmp_path / "d.jsonl")]) == 0
     with ReviewStore(out) as store:
-        assert store.counts()["total"] > 5 and store.counts()["decided"] == 1
+        assert store.counts()["total"] > 6 and store.counts()["decided"] == 1
     assert not (tmp_path / "again" / "review.sqlite").exists()

@@ -45,7 +45,7 @@ def test_accept_and_edit_persist_across_reload(browser, tmp_path):
     base = f"http://127.0.0.1:{server.server_address[1]}"
     try:
         page = browser.new_page(viewport={"width": 1100, "height": 900})
-        page.goto(base + "/queue?rule=gold_disagreement")
+        page.goto(base + "/queue?rule=cond6")
         page.click("#next")
         assert page.inner_text("#status") == "open"
         flag_url = page.url

@@ -83,7 +83,7 @@ def test_queue_page_lists_and_filters(served, out):
     status, headers, page = c.get("/")
     assert status == 303 and headers["Location"] == "/queue"
     status, headers, page = c.get("/queue")
-    assert status == 200 and "5</b> open" in page
+    assert status == 200 and "6</b> open" in page
     assert "script-src 'self'" in headers["Content-Security-Policy"]
     assert headers["X-Frame-Options"] == "DENY"
     for fid in flag_ids(out).values():
@@ -104,12 +104,32 @@ def test_flag_page_shows_everything_escaped(served, out):
     assert "<script>alert" not in page
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page
     _, _, page = c.get(f"/flag/{ids['gold_disagreement']}")
-    assert "the judge&#39;s alignment score contradicts the expert label" in page
-    # The fact check's contradiction (10 GB for 100 GB) is highlighted in the sentence.
-    assert re.search(r'<mark class="contradicted" title="[^"]*100[^"]*">10 GB</mark>', page)
+    assert "the judge&#39;s verdict contradicts the expert label" in page
+    assert '<span class="verdict aligned">aligned</span>' in page
+    assert "every required fact matched" in page  # the judge's reasons
     _, _, page = c.get(f"/flag/{ids['cond6']}")
+    # The fact check's contradiction (may use, for block) is highlighted in the sentence.
+    assert re.search(r'<mark class="contradicted" title="block">may use</mark>', page)
+    assert '<span class="verdict not_aligned">not aligned</span>' in page
     assert '<span class="kw">for</span>' in page and '<span class="fn">endpoint</span>' in page
     assert "→" in page and "2.000" in page and "-1.000" in page
+
+
+def test_an_uncertain_flag_is_reviewed_like_any_other(served, out):
+    server, c = served
+    ids = flag_ids(out)
+    _, _, page = c.get("/queue?rule=uncertain")
+    assert f"/flag/{ids['uncertain']}" in page and f"/flag/{ids['cond6']}" not in page
+    _, _, page = c.get(f"/flag/{ids['uncertain']}")
+    assert "the judge cannot decide" in page
+    assert '<span class="verdict uncertain">uncertain</span>' in page
+    assert "every required fact matched, but the model says no" in page
+    status, _, _ = c.post(f"/flag/{ids['uncertain']}", {"csrf": csrf(page), "action": "reject",
+                                                         "reviewer": "ana"})
+    assert status == 303
+    with ReviewStore(out) as store:
+        assert [(r["text"], r["decision"]) for r in store.decisions().align] == [
+            ("Weekly download quota for students: 100 GB", False)]
 
 
 def test_every_action_over_http(served, out):
@@ -249,7 +269,7 @@ def test_acknowledged_decisions_survive_sigkill(out):
                             env=env)
     try:
         c = Client(urlsplit(proc.stdout.readline().strip()).port)
-        assert "4</b> decided" in c.get("/queue")[2]
+        assert "5</b> decided" in c.get("/queue")[2]
     finally:
         proc.kill()
         proc.wait(timeout=10)
