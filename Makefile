@@ -16,7 +16,8 @@ OUT    ?= out
 CHROMIUM := /usr/bin/chromium
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench bench-parser bench-scoring bench-graph bench-scale setup clean screenshot
+.PHONY: run test bench bench-parser bench-scoring bench-graph bench-scale fact-check setup clean \
+	screenshot
 
 setup: $(STAMP)
 
@@ -43,7 +44,7 @@ test: $(STAMP) $(CHROMIUM)
 screenshot: $(STAMP) $(CHROMIUM)
 	NILE_ALIGN_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/test_review_browser.py
 
-bench: bench-parser bench-scoring bench-graph bench-scale
+bench: bench-parser bench-scoring bench-graph bench-scale fact-check
 
 bench-parser: $(STAMP)
 	$(BIN)/python benchmarks/bench_parser.py
@@ -59,3 +60,7 @@ bench-graph: $(STAMP)
 
 bench-scale: $(STAMP)
 	$(BIN)/python benchmarks/bench_scale.py
+
+# The fact check on real NEAT English and its one-fact perturbations (docs/fact-check.md).
+fact-check: $(STAMP)
+	$(BIN)/python benchmarks/fact_check.py

@@ -264,9 +264,11 @@ def _quiet_transformers(quiet: bool) -> None:
 SCORE_HELP = """\
 Score text pairs with a *-PLUIE template: PLUIE(A, B) = log p(Yes) - log p(No) from
 one forward pass of the model over the template's prompt. Positive means yes; the decision
-is score > --threshold. A is the reference (the Nile intent for NL<->Nile), B the
-candidate; PLUIE is asymmetric, --both-directions adds score_ba = PLUIE(B, A) and the
-decision then needs both.
+is score > T (the model's calibrated threshold, --threshold, else 0), and null for a model
+whose calibration shows it does not discriminate. --verdict adds the composed verdict of
+NL<->Nile pairs: the fact check, and the score as far as the model counts. A is the
+reference (the Nile intent for NL<->Nile), B the candidate; PLUIE is asymmetric,
+--both-directions adds score_ba = PLUIE(B, A) and the decision then needs both.
 
 Input: a CSV/TSV/JSONL/Parquet table (or - for stdin) with the columns --a and --b, or
 two plain-text files with one sentence per line. Output: every input column plus
@@ -383,6 +385,8 @@ def cmd_score(args: argparse.Namespace) -> int:
                                 method=args.method, both_directions=args.both_directions,
                                 extra=extra, progress=None if not args.quiet else False)
     elapsed = time.perf_counter() - started
+    if judge is not None and not judge.counts and "decision" in result:
+        result["decision"] = None  # the model's yes or no is no evidence (see stderr)
     if args.verdict:
         from .verdict import verdicts
 
@@ -503,16 +507,19 @@ Check an aligned corpus with the implications of star-pluie Appendix I, for an i
 sentences n1, n2 and para(n1,n2) = PLUIE(n1,n2) > T and PLUIE(n2,n1) > T:
   (5) align(i,n1) and align(i,n2)  =>  para(n1,n2)
   (6) align(i,n1) and para(n1,n2)  =>  align(i,n2)
-align(i,n) is the reviewed decision (--decisions), else the corpus' gold label, else
-Net-PLUIE(Nile, n) > T (Nile is the reference, scored once). Sentence pairs are scored both
-ways within each intent and, across intents, for each sentence's --candidates nearest
+align(i,n) is the reviewed decision (--decisions), else the corpus' gold label, else the
+verdict of the fact check and Net-PLUIE(Nile, n) (Nile is the reference, scored once):
+aligned, not_aligned, or uncertain (neither: an expert decides). The score counts only as
+far as the model's calibration shows it discriminates (nile-align calibrate; T is its
+calibrated threshold unless --threshold), and so do paraphrases: sentence pairs are scored
+both ways within each intent and, across intents, for each sentence's --candidates nearest
 sentences (TF-IDF character n-grams). (6) then propagates alignments (--max-hops steps).
 
 Input: long format (columns --nile and --text, optional --system, --id, --gold) or
 NEAT-style triplets (--wide COL COL..., one English column per system); an empty Nile cell
 is a sentence without an intent. Writes to --out: alignments.jsonl, flags.jsonl,
 summary.json, graph.json, graph.graphml and report.html. Flag rules: cond5, cond6,
-conflict, gold_disagreement, invalid_nile (see the README).
+conflict, gold_disagreement, uncertain, invalid_nile (see the README).
 
 exit status: 0 no open flag ('run': always 0 on success), 1 open flags, 2 usage error.
 
@@ -626,9 +633,10 @@ tie calibration, Cramer's V and Cohen's kappa (Table 2); wall time and pairs/s p
 (Table 3). Every number is stamped with its method's signature. Scores read from the
 score cache cost nothing: time the methods with --no-cache.
 
-DATA: labelled pairs (--a, --b, --label 0/1), or NEAT-style MUSHRA ratings (--rating COL,
-positive when >= --cutoff, default 60: "Good" or "Excellent"). Methods: *-PLUIE templates
-(--metric, repeatable), output-based judges (--judges yesno,likert,choice; choice needs
+DATA: labelled pairs (--a, --b, --label 0/1), NEAT-style MUSHRA ratings (--rating COL,
+positive when >= --cutoff, default 60: "Good" or "Excellent"), or aligned pairs only with
+--perturb (each gets a one-fact perturbation of its Nile as a negative). Methods: *-PLUIE
+templates (--metric, repeatable), output-based judges (--judges yesno,likert,choice; choice needs
 --preferences) and baselines (--baselines all or levenshtein,bleu,chrf,cosine,bertscore).
 
 Tables go to stdout as markdown (or --format json); --out DIR also writes tables.md,
@@ -639,6 +647,7 @@ examples:
   nile-align evaluate corpora/eval-nl-nile.csv --preferences corpora/eval-preferences.csv \\
       --metric net --metric para --judges yesno,likert,choice --baselines all --out eval/
   nile-align evaluate ratings.csv --a nile --b text --rating mushra --cutoff 60
+  nile-align evaluate ../shared/data/neat-rein-dev.tsv --perturb --seed 1 --facts
 """
 
 
@@ -651,6 +660,10 @@ def _add_evaluate(sub) -> None:
     p.add_argument("--label", default="label", metavar="COL", help="0/1 human label column")
     p.add_argument("--rating", metavar="COL", help="MUSHRA 0-100 ratings instead of labels")
     p.add_argument("--cutoff", type=float, default=60.0, help="rating >= cutoff is positive")
+    p.add_argument("--perturb", action="store_true",
+                   help="DATA holds aligned pairs only: add one one-fact perturbation of each "
+                        "pair's Nile as a negative (seeded by --seed)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the --perturb negatives")
     p.add_argument("--preferences", metavar="FILE",
                    help="preference items: columns nile, a, b, choice (A, B or tie)")
     p.add_argument("--metric", action="append", metavar="TEMPLATE",
@@ -680,6 +693,17 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.rating:
         pairs = load_ratings(args.data, a=args.a, b=args.b, rating=args.rating,
                              cutoff=args.cutoff)
+    elif args.perturb:
+        from .corpus import read_table
+        from .perturb import labelled_pairs
+
+        frame = read_table(args.data)
+        missing = [c for c in (args.a, args.b) if c not in frame.columns]
+        if missing:
+            raise UsageError(f"{args.data}: no column {missing[0]!r}; the columns are "
+                             f"{', '.join(map(repr, map(str, frame.columns)))}")
+        pairs = load_labelled(labelled_pairs(frame, a=args.a, b=args.b, seed=args.seed),
+                              a="nile", b="text")
     else:
         pairs = load_labelled(args.data, a=args.a, b=args.b, label=args.label)
     prefs = load_preferences(args.preferences) if args.preferences else None

@@ -21,6 +21,11 @@ def _f(x, digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
+def _share(x) -> str:
+    """A share as a percentage; empty for rows without one (None, or NaN from pandas)."""
+    return "" if x is None or x != x else f"{x:.0%}"
+
+
 def tables(result: EvalResult) -> dict[str, Any]:
     """The papers' tables as DataFrames of formatted cells, keyed by title."""
     import pandas as pd
@@ -31,9 +36,12 @@ def tables(result: EvalResult) -> dict[str, Any]:
         rows.append({"method": r["method"], "threshold": r["threshold"], "thr": _f(r["thr"], 3),
                      **{k: f"{_f(r[k])} [{_f(r[k + '_ci'][0])}, {_f(r[k + '_ci'][1])}]"
                         for k in ("accuracy", "precision", "recall", "f1")},
-                     "uncertain": "" if r.get("uncertain") is None else f"{r['uncertain']:.0%}",
+                     "uncertain": _share(r.get("uncertain")),
                      "unparsed": r["unparsed"]})
-    out["Classification (as star-pluie Table 1)"] = pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    if len(frame) and not frame["uncertain"].any():  # no verdict among the methods
+        frame = frame.drop(columns="uncertain")
+    out["Classification (as star-pluie Table 1)"] = frame
     if len(result.preference):
         out["Preference (as star-pluie Table 2)"] = pd.DataFrame([
             {"method": r["method"], "pairwise acc. (tie-calibrated)":

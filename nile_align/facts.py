@@ -231,9 +231,11 @@ class _Context:
         another value), else, for a value of several words, its last words with its first
         said elsewhere ("MSN chat and application sharing")."""
         same = [m.span for m in self.mentions if self.vocab.names(m, value)]
-        own = self.words.find(self.vocab.words(value))
-        if own:
-            same.append(self.words.span(own[0], len(self.vocab.words(value))))
+        own = self.vocab.words(value)
+        # The value's own words, unless they are part of a longer name ("POP" in "secure POP").
+        same += [span for span in (self.words.span(i, len(own)) for i in self.words.find(own))
+                 if not any(m.span[0] <= span[0] and span[1] <= m.span[1] and m.span != span
+                            for m in self.mentions)][:1]
         if not same:
             others = [m.span for m in self.mentions if not self.vocab.names(m, value)]
             hit = spelled(value, self.words, self.vocab, others) or self._elided(value)

@@ -76,7 +76,10 @@ class Vocabulary:
     def __init__(self, data: dict):
         # Words compared as written: stemming would merge them with another value.
         self.exact = frozenset(w.casefold() for w in data.get("words", {}).get("exact", []))
+        # Corpora repeat their sentences and values: each is read once.
         self.analyse = functools.lru_cache(maxsize=4096)(self._analyse)
+        self.words = functools.lru_cache(maxsize=65536)(self._words)
+        self.forms = functools.lru_cache(maxsize=16384)(self._forms)
         self.category: dict[str, str] = {}
         self.spellings: dict[str, set[tuple[str, ...]]] = {}
         for category in CATEGORIES:
@@ -106,7 +109,7 @@ class Vocabulary:
         folded = word.casefold()
         return folded if folded in self.exact else stem(folded)
 
-    def words(self, text: str) -> tuple[str, ...]:
+    def _words(self, text: str) -> tuple[str, ...]:
         """The stemmed words of ``text``."""
         return tuple(self._stem(m.group(0)) for m in _WORD.finditer(text))
 
@@ -124,14 +127,14 @@ class Vocabulary:
         a, b = a.casefold(), b.casefold()
         return b in self._related.get(a, ()) or a in self._related.get(b, ())
 
-    def forms(self, value: str) -> set[tuple[str, ...]]:
+    def _forms(self, value: str) -> frozenset[tuple[str, ...]]:
         """Every stemmed spelling of ``value`` and of its equivalents (the value's own words
         when it is not in the vocabulary)."""
         key = value.casefold()
         out = {w for w in [self.words(value)] if w}
         for k in {key, *self._class.get(key, ())}:
             out |= self.spellings.get(k, set())
-        return out
+        return frozenset(out)
 
     def mentions(self, sentence: Sentence) -> list[Mention]:
         """Every vocabulary value the sentence names, longest spelling first, no overlaps."""
