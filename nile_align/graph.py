@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -127,8 +128,10 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
         intents = sorted(n for n in g.neighbors(s))
         owner[s] = intents[0] if intents else None
     codes = {i: c for c, i in enumerate(sorted({o for o in owner.values() if o}))}
+    started = time.perf_counter()
     blocked = candidate_pairs([g.nodes[s]["text"] for s in sentences], k=candidates,
                               groups=[codes.get(owner[s], -1) for s in sentences])
+    g.graph["timings"] = {"blocking": time.perf_counter() - started}
     para.update((sentences[x], sentences[y]) for x, y in blocked)
     g.graph["pairs"] = {"align": g.number_of_edges(), "para_within_intent": within,
                         "para_candidates": len(para) - within}
@@ -143,10 +146,14 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     for u, v in ordered if judge.counts else ():
         a += [g.nodes[u]["text"], g.nodes[v]["text"]]
         b += [g.nodes[v]["text"], g.nodes[u]["text"]]
+    started = time.perf_counter()
     values = [float(x) for x in score(a, b)] if a else []
     if len(values) != len(a):
         raise UsageError(f"the score function returned {len(values)} scores for {len(a)} pairs")
+    g.graph["timings"]["scoring"] = time.perf_counter() - started
+    started = time.perf_counter()
     findings = nile_facts([g.nodes[i]["canonical"] for i, _ in align], b[:len(align)])
+    g.graph["timings"]["facts"] = time.perf_counter() - started
     for (i, s), value, found in zip(align, values, findings):
         g.edges[i, s]["score"] = value
         g.edges[i, s]["facts"] = [f.to_dict() for f in found if f.status != "matched"]

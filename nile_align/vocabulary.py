@@ -107,7 +107,7 @@ class Vocabulary:
 
     def _stem(self, word: str) -> str:
         folded = word.casefold()
-        return folded if folded in self.exact else stem(folded)
+        return folded if folded in self.exact or folded.isdigit() else stem(folded)
 
     def _words(self, text: str) -> tuple[str, ...]:
         """The stemmed words of ``text``."""
