@@ -40,7 +40,7 @@ semantics (units, directions, numbers, hours, dates, windows).
 Input: files or - (stdin). Plain text holds one intent per line (blank lines
 and # comments are skipped); a CSV/TSV/JSONL/Parquet corpus needs --column.
 Output: one JSON object per intent on stdout, in input order, with source,
-line, row, text, valid, canonical, errors and warnings (each with line,
+line, row, text, valid, canonical, errors, warnings and notes (each with line,
 column, message, kind; line counts from the top of the file, column within
 the intent); a summary on stderr. --format text prints compiler-style
 file:line:col messages with a caret instead.
@@ -84,7 +84,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             summary.add(v)
             if args.format == "jsonl":
                 out.write(json.dumps(v.to_dict(), ensure_ascii=False) + "\n")
-            elif v.errors or v.warnings:
+            elif v.errors or v.warnings or v.notes:
                 out.write(v.format() + "\n")
     out.flush()
     mode = "lenient" if args.lenient else "strict"

@@ -147,7 +147,11 @@ def _check_window(intent: Intent) -> Iterator[Diagnostic]:
     a, b = time_value(w.start), time_value(w.end)
     if a is None or b is None:
         return
-    if b < a:
+    if b < a and w.start.kind == "hour":
+        # "No gaming from 10 pm to 6 am": an hour window may run into the next day.
+        yield _d(w.end.value_pos, f"the window wraps past midnight: from {w.start.value} to "
+                                  f"{w.end.value} the next day", "window_wraps", "note")
+    elif b < a:
         yield _d(w.end.value_pos, f"the window ends ({w.end.value}) before it starts "
                                   f"({w.start.value})", "window_order")
     elif b == a and w.start.kind != "date":  # a one-day date window is fine

@@ -31,6 +31,8 @@ class Validation:
     source: str = "<string>"
     line: int = 1
     row: int | None = None
+    #: What a reader should know but need not fix (a window that wraps past midnight).
+    notes: list[Diagnostic] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
@@ -47,7 +49,7 @@ class Validation:
                     for d in ds]
         return {"source": self.source, "line": self.line, "row": self.row, "text": self.text,
                 "valid": self.valid, "canonical": self.canonical, "errors": plain(self.errors),
-                "warnings": plain(self.warnings)}
+                "warnings": plain(self.warnings), "notes": plain(self.notes)}
 
     def format(self) -> str:
         """Compiler-style ``file:line:col: severity: message`` lines with carets."""
@@ -55,7 +57,7 @@ class Validation:
         # Pad so that the diagnostics' file line numbers land on the intent's own lines.
         padded = "\n" * (self.line - 1) + text
         return "\n".join(d.format(self.source, padded)
-                         for d in sorted(self.errors + self.warnings,
+                         for d in sorted(self.errors + self.warnings + self.notes,
                                          key=lambda d: (d.line, d.column)))
 
 
@@ -74,7 +76,8 @@ def validate(text: str, *, lenient: bool = False, source: str = "<string>",
     diagnostics = check(intent)
     return Validation(text, intent, [d for d in diagnostics if d.severity == "error"],
                       sorted(warnings + [d for d in diagnostics if d.severity == "warning"],
-                             key=lambda d: (d.line, d.column)), source)
+                             key=lambda d: (d.line, d.column)), source,
+                      notes=[d for d in diagnostics if d.severity == "note"])
 
 
 def validate_records(records: Iterable[TextRecord], *, lenient: bool = False,
@@ -90,6 +93,7 @@ def validate_records(records: Iterable[TextRecord], *, lenient: bool = False,
         if rec.line != 1:
             v.errors = [d.shifted(rec.line - 1) for d in v.errors]
             v.warnings = [d.shifted(rec.line - 1) for d in v.warnings]
+            v.notes = [d.shifted(rec.line - 1) for d in v.notes]
         yield v
 
 
@@ -100,6 +104,7 @@ class ValidationSummary:
     total: int = 0
     invalid: int = 0
     warned: int = 0
+    noted: int = 0
     kinds: Counter = field(default_factory=Counter)
     sources: set = field(default_factory=set)
 
@@ -107,6 +112,7 @@ class ValidationSummary:
         self.total += 1
         self.invalid += not v.valid
         self.warned += bool(v.warnings)
+        self.noted += bool(v.notes)
         self.kinds.update(d.kind for d in v.errors)
         self.sources.add(v.source)
 
@@ -117,6 +123,8 @@ class ValidationSummary:
                 f"{self.invalid} invalid")
         if self.warned:
             text += f", {self.warned} with warnings"
+        if self.noted:
+            text += f", {self.noted} with notes"
         if self.kinds:
             text += "\n  errors by kind: " + ", ".join(f"{k} {n}"
                                                        for k, n in self.kinds.most_common())

@@ -25,6 +25,16 @@ def run(argv, capsys, stdin: str | None = None, monkeypatch=None):
     return code, out, err
 
 
+def test_validate_accepts_an_overnight_window_with_a_note(capsys, monkeypatch):
+    text = "for endpoint('dorms') block service('gaming') start hour('22:00') end hour('06:00')"
+    code, out, err = run(["validate", "-"], capsys, stdin=text + "\n", monkeypatch=monkeypatch)
+    assert code == 0
+    record = json.loads(out)
+    assert record["valid"] and record["errors"] == [] and record["warnings"] == []
+    assert record["notes"][0]["kind"] == "window_wraps"
+    assert "1 valid, 0 invalid, 1 with notes" in err
+
+
 def test_validate_jsonl_records_in_input_order(tmp_path, capsys):
     p = tmp_path / "i.txt"
     p.write_text(f"{GOOD}\n# skipped\n{BAD_UNIT}\nblock x\n")
@@ -33,7 +43,7 @@ def test_validate_jsonl_records_in_input_order(tmp_path, capsys):
     recs = [json.loads(line) for line in out.splitlines()]
     assert [r["line"] for r in recs] == [1, 3, 4]
     assert list(recs[0]) == ["source", "line", "row", "text", "valid", "canonical", "errors",
-                             "warnings"]
+                             "warnings", "notes"]
     assert recs[0]["valid"] and recs[0]["canonical"] == GOOD and recs[0]["errors"] == []
     assert recs[1]["errors"] == [{"line": 3, "column": 45, "kind": "bandwidth_unit",
                                   "message": "unknown bandwidth unit 'mbit'; "

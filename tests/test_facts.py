@@ -194,6 +194,11 @@ RULES = [
     (DATES, "ICMP is blocked from May 10th to May 22nd 2024", "time", "contradicted"),
     (DATES, "ICMP is blocked from 10 May 2024 to 20 May 2024", "time", "matched"),
     (BLOCK, "Guests cannot use Netflix or SSH from May 10th to May 20th 2024", "time", "contradicted"),
+    # a window that wraps past midnight, read as the sentence says it
+    ("for endpoint('dorms') block service('gaming') start hour('22:00') end hour('06:00')",
+     "No gaming in the dorms from 10 pm to 6 am", "time", "matched"),
+    ("for endpoint('dorms') block service('gaming') start hour('22:00') end hour('06:00')",
+     "No gaming in the dorms from 10 pm to 8 am", "time", "contradicted"),
     # a whole-day window is what a sentence without one says
     (WHOLE_DAY, "The dorms have a daily quota of 6 GB", "time", "matched"),
     (WINDOW, "YouTube is blocked in the labs at all times", "time", "contradicted"),

@@ -33,8 +33,6 @@ CASES = [
      "'2024-05-10' is not a datetime YYYY-MM-DD HH:MM (or with 'T')"),
     ("for endpoint('a') block service('x') start timestamp('soon') end timestamp('5')",
      "timestamp_format", 1, 54, "'soon' is not a Unix timestamp in whole seconds"),
-    ("for endpoint('a') block service('x') start hour('12:00') end hour('10:00')",
-     "window_order", 1, 67, "the window ends (10:00) before it starts (12:00)"),
     ("for endpoint('a') block service('x') start date('20240520') end date('20240510')",
      "window_order", 1, 70, "the window ends (20240510) before it starts (20240520)"),
     ("for endpoint('a') block service('x') start hour('10:00') end hour('10:00')",
@@ -81,6 +79,21 @@ def test_valid_edge_values():
     ]:
         v = validate(text)
         assert v.valid, v.errors
+
+
+def test_an_hour_window_may_wrap_past_midnight_with_a_note():
+    v = validate("for endpoint('dorms') block service('gaming') start hour('22:00') "
+                 "end hour('06:00')")
+    assert v.valid and v.errors == [] and v.warnings == []
+    assert [(n.kind, n.column, n.severity) for n in v.notes] == [("window_wraps", 76, "note")]
+    assert v.notes[0].message == "the window wraps past midnight: from 22:00 to 06:00 the next day"
+    assert "note: the window wraps past midnight" in v.format()
+    assert v.to_dict()["notes"][0]["kind"] == "window_wraps"
+    # A date window cannot wrap: it stays an error; a window inside one day has no note.
+    assert not validate("for endpoint('a') block service('x') start date('20240520') "
+                        "end date('20240510')").valid
+    assert validate("for endpoint('a') block service('x') start hour('06:00') "
+                    "end hour('22:00')").notes == []
 
 
 def test_duplicate_item_is_a_warning_only():
