@@ -228,6 +228,18 @@ def _scorer(args: argparse.Namespace):
     return Scorer(args.model, **options)
 
 
+def _template_first(args: argparse.Namespace, name: str, method: str = "pluie") -> None:
+    """Check a template exists and fits the method before any model loads: a typo should
+    not cost the ~20 s of loading the model."""
+    from .errors import UsageError
+    from .templates import get_template
+
+    t = get_template(name, args.templates)
+    if (method == "generate") != (t.method == "generate"):
+        raise UsageError(f"template {name!r} is a {t.method!r} template; --method {method} "
+                         f"needs a {'generate' if method == 'generate' else 'pluie'} template")
+
+
 def _judge(args: argparse.Namespace, scorer, template: str):
     """The judge for ``template`` scores: the model's calibration (or --calibration FILE),
     --threshold overriding its T, else the papers' T=0; said once on stderr. The scorer's
@@ -344,7 +356,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     import pandas as pd
 
-    from .corpus import read_lines, read_table
+    from .corpus import read_lines, read_table, require_columns
     from .errors import UsageError
 
     if len(args.inputs) == 2:
@@ -366,14 +378,13 @@ def cmd_score(args: argparse.Namespace) -> int:
             raise UsageError(f"--extra {item!r}: write FIELD=COLUMN")
         extra[field] = column
     out = args.out
+    # Everything a user can get wrong is checked before the model loads (~20 s).
+    require_columns(frame, (col_a, col_b, *extra.values()))
+    _template_first(args, args.template, args.method)
     if args.shard:
         from .scale import parse_shard, shard_mask
 
         k, n = parse_shard(args.shard)
-        for column in (col_a, col_b, *extra.values()):
-            if column not in frame.columns:
-                raise UsageError(f"no column {column!r}; the columns are "
-                                 f"{', '.join(map(repr, map(str, frame.columns)))}")
         frame = frame.reset_index(drop=True)
         frame = frame[shard_mask(frame, a=col_a, b=col_b, shard=(k, n),
                                  extra=list(extra.values()))]
@@ -596,6 +607,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     _say(f"{stage}{len(corpus)} pairs, {corpus['key'].nunique()} distinct intents, "
          f"{invalid} pair{'s' * (invalid != 1)} with invalid Nile", args)
     decisions = load_decisions(args.decisions) if args.decisions else None
+    _template_first(args, args.template)
     if args.stage_lines:
         _say(f"[2/3] score with template {args.template!r}, then check", args)
     scorer = _scorer(args)
@@ -694,14 +706,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         pairs = load_ratings(args.data, a=args.a, b=args.b, rating=args.rating,
                              cutoff=args.cutoff)
     elif args.perturb:
-        from .corpus import read_table
+        from .corpus import read_table, require_columns
         from .perturb import labelled_pairs
 
         frame = read_table(args.data)
-        missing = [c for c in (args.a, args.b) if c not in frame.columns]
-        if missing:
-            raise UsageError(f"{args.data}: no column {missing[0]!r}; the columns are "
-                             f"{', '.join(map(repr, map(str, frame.columns)))}")
+        require_columns(frame, (args.a, args.b), args.data)
         pairs = load_labelled(labelled_pairs(frame, a=args.a, b=args.b, seed=args.seed),
                               a="nile", b="text")
     else:
@@ -715,6 +724,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                          f"{', '.join(BASELINES)}")
     judges = [x.strip() for x in args.judges.split(",") if x.strip()]
     metrics = [m for m in (args.metric or ["net"]) if m != "none"]
+    for name in metrics:
+        _template_first(args, name)
     scorer = _scorer(args) if metrics or judges else None
     _say(f"nile-align evaluate: {len(pairs)} pairs ({int(pairs['label'].sum())} positive)"
          + (f", {len(prefs)} preference items" if prefs is not None else ""), args)
@@ -778,17 +789,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .calibration import calibrate, default_path, save_calibration
-    from .corpus import read_table
-    from .errors import UsageError
+    from .corpus import read_table, require_columns
     from .evaluate import load_labelled
     from .perturb import labelled_pairs
 
+    _template_first(args, args.template)
     if args.perturb:
         frame = read_table(args.data)
-        missing = [c for c in (args.a, args.b) if c not in frame.columns]
-        if missing:
-            raise UsageError(f"{args.data}: no column {missing[0]!r}; the columns are "
-                             f"{', '.join(map(repr, map(str, frame.columns)))}")
+        require_columns(frame, (args.a, args.b), args.data)
         pairs = labelled_pairs(frame, a=args.a, b=args.b, seed=args.seed)
         pairs = pairs.rename(columns={"nile": "a", "text": "b"})
         data = f"{Path(args.data).name}: {int(pairs['label'].sum())} aligned pairs and as " \
@@ -798,7 +806,6 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         data = f"{Path(args.data).name}: {len(pairs)} labelled pairs"
     args.threshold = None
     scorer = _scorer(args)
-    scorer.template(args.template)  # an unknown template fails before any scoring
     _say(f"nile-align calibrate: {len(pairs)} pairs ({int(pairs['label'].sum())} aligned), "
          f"template {args.template!r}", args)
     scores = scorer.score(a=pairs["a"].tolist(), b=pairs["b"].tolist(), template=args.template,

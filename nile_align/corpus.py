@@ -18,7 +18,8 @@ from typing import TextIO
 
 from .errors import CorpusError, UsageError
 
-__all__ = ["FORMATS", "TextRecord", "detect_format", "iter_texts", "read_lines", "read_table"]
+__all__ = ["FORMATS", "TextRecord", "detect_format", "iter_texts", "read_lines", "read_table",
+           "require_columns"]
 
 FORMATS = ("text", "csv", "tsv", "jsonl", "parquet")
 _SUFFIXES = {".txt": "text", ".nile": "text", ".csv": "csv", ".tsv": "tsv", ".tab": "tsv",
@@ -195,6 +196,16 @@ def _parquet(path_or_buffer, source: str, column: str | None) -> Iterator[TextRe
                              f"column {column!r} is not a non-empty string in this row")
         else:
             yield TextRecord(source, row, value, row)
+
+
+def require_columns(frame, columns, source: str | None = None) -> None:
+    """Raise a :class:`UsageError` naming the first of ``columns`` that ``frame`` lacks, and
+    the columns it has."""
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        where = f"{source}: " if source else ""
+        raise UsageError(f"{where}no column {missing[0]!r}; the columns are "
+                         f"{', '.join(map(repr, map(str, frame.columns)))}")
 
 
 def read_table(path: str, *, fmt: str | None = None):

@@ -25,16 +25,13 @@ def _open(source, fmt: str | None, columns: Sequence[str], texts: Sequence[str])
     """(name, frame) of a path or DataFrame that has ``columns``, with non-empty ``texts``."""
     import pandas as pd
 
-    from .corpus import read_table
+    from .corpus import read_table, require_columns
 
     if isinstance(source, pd.DataFrame):
         name, frame = "<DataFrame>", source.copy()
     else:
         name, frame = str(source), read_table(str(source), fmt=fmt)
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise UsageError(f"{name}: no column {', '.join(map(repr, missing))}; the columns are "
-                         f"{', '.join(map(repr, map(str, frame.columns)))}")
+    require_columns(frame, columns, name)
     for c in texts:
         for row, value in enumerate(frame[c].tolist(), 1):
             if not isinstance(value, str) or not value.strip():

@@ -619,10 +619,9 @@ def score_frame(scorer: Any, frame, *, a: str, b: str, template: str | Template 
     or :class:`nile_align.scale.RayScorer`)."""
     import pandas as pd
 
-    for col in (a, b, *(extra or {}).values()):
-        if col not in frame.columns:
-            raise UsageError(f"no column {col!r}; the columns are "
-                             f"{', '.join(map(repr, frame.columns))}")
+    from .corpus import require_columns
+
+    require_columns(frame, (a, b, *(extra or {}).values()))
 
     def column(name: str) -> list:
         return [v if isinstance(v, str) else None for v in frame[name].tolist()]

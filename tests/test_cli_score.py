@@ -137,3 +137,20 @@ def test_a_killed_run_resumes_without_rescoring(tiny_dir, tmp_path):
     summary = subprocess.run(cmd[:-1], capture_output=True, text=True, env=env).stderr
     assert third.returncode == 0
     assert f"{n} scores ({n} from cache, 0 computed)" in summary
+
+
+@pytest.mark.parametrize("command", [["score", "{f}", "--a", "nile", "--b", "text"],
+                                     ["check", "{f}", "--out", "{out}"],
+                                     ["calibrate", "{f}"]])
+def test_a_wrong_template_or_column_is_reported_before_any_model_loads(command, tmp_path,
+                                                                       capsys):
+    f = tmp_path / "p.csv"
+    f.write_text("nile,text,label\nfor endpoint('a') block service('b'),A cannot use B,1\n")
+    argv = [a.format(f=f, out=tmp_path / "out") for a in command]
+    # The model path does not exist: had it been loaded first, that would be the error.
+    assert main([*argv, "--template", "nope", "--model", str(tmp_path / "no-model")]) == 2
+    assert "unknown template 'nope'" in capsys.readouterr().err
+    if command[0] == "score":
+        assert main(["score", str(f), "--a", "nile", "--b", "english", "--model",
+                     str(tmp_path / "no-model")]) == 2
+        assert "no column 'english'" in capsys.readouterr().err

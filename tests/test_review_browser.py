@@ -37,8 +37,12 @@ def browser():
         b.close()
 
 
-def test_accept_and_edit_persist_across_reload(browser, tmp_path):
-    out = tmp_path / "out"
+def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch):
+    shots = Path(os.environ.get("NILE_ALIGN_SCREENSHOTS") or tmp_path).resolve()
+    # A relative folder, so that the page (and the README's picture) names it as a user
+    # would see it, not as a temporary path.
+    monkeypatch.chdir(tmp_path)
+    out = Path("out") / "demo"
     checked(out)
     server = make_server(out, port=0, reviewer="ana")
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -49,7 +53,7 @@ def test_accept_and_edit_persist_across_reload(browser, tmp_path):
         page.click("#next")
         assert page.inner_text("#status") == "open"
         flag_url = page.url
-        shots = Path(os.environ.get("NILE_ALIGN_SCREENSHOTS") or tmp_path)
+        assert "out/demo" in page.inner_text("header")
         shots.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shots / "review-page.png"), full_page=True)
         page.keyboard.press("a")  # accept, by its shortcut
