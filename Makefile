@@ -40,7 +40,8 @@ test: $(STAMP) $(CHROMIUM)
 	$(BIN)/mypy nile_align
 	$(BIN)/python -m pytest
 
-# The README's picture of the review page, taken by the browser test.
+# The README's pictures of the review page and of the report's system comparison, taken by
+# the browser tests.
 screenshot: $(STAMP) $(CHROMIUM)
 	NILE_ALIGN_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/test_review_browser.py
 

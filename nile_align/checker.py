@@ -16,6 +16,7 @@ from typing import Any
 import networkx as nx
 
 from .graph import _align_edges, aligned_intents, decide, mutual, propagate
+from .systems import compare
 from .verdict import VERDICTS, Judge
 
 __all__ = ["Flag", "RULES", "check", "summarize"]
@@ -53,6 +54,10 @@ class Flag:
     #: For an ``uncertain`` flag: how much of the corpus a decision settles (its rows, the
     #: paraphrases (6) would align, the triplets it makes checkable); the queue's order.
     unlocks: int = 0
+    #: For a pair whose facts are contradicted: the intent its sentence implies
+    #: (:func:`nile_align.repair.suggest`), and that sentence.
+    suggested_nile: str | None = None
+    suggested_for: str | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -96,10 +101,24 @@ class _Flagger:
         reviewed = [s for s in scores if s["kind"] == "align"]
         status = "reviewed" if reviewed and all(s["source"] == "reviewed" for s in reviewed) \
             else "open"
+        suggested = next((x for x in (self.suggestion(sc) for sc in scores) if x), (None, None))
         self.flags.append(Flag(_flag_id(rule, members), rule, explanation,
                                [self.intent(i) for i in intents],
                                [self.sentence(s) for s in sentences], scores, self.t,
-                               self.g.graph["signature"], status, unlocks=unlocks))
+                               self.g.graph["signature"], status, unlocks=unlocks,
+                               suggested_nile=suggested[0], suggested_for=suggested[1]))
+
+    def suggestion(self, score: dict) -> tuple[str, str] | None:
+        """(repaired Nile, sentence) for an align score whose facts are contradicted."""
+        from .facts import parse_or_none
+        from .repair import suggest
+
+        if score["kind"] != "align" or not any(f["status"] == "contradicted"
+                                               for f in score["facts"]):
+            return None
+        intent = parse_or_none(score["a"])
+        repaired = suggest(intent, score["b"]) if intent is not None else None
+        return (repaired.canonical(), score["b"]) if repaired is not None else None
 
     def unlocks(self, i: str, s: str) -> int:
         """What deciding an uncertain pair settles: its corpus rows, the sentences (6)
@@ -185,7 +204,8 @@ def aligned_intents_of(g: nx.Graph, i: str) -> list[str]:
 def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
     """Counts for ``summary.json``, with the paper's accounting of triplets: an intent and
     two of its corpus sentences; (5) fails when both are aligned but not mutual paraphrases,
-    (6) when exactly one is aligned and they are mutual paraphrases."""
+    (6) when exactly one is aligned and they are mutual paraphrases. With translating
+    systems, ``systems`` compares them (:func:`nile_align.systems.compare`)."""
     kinds = Counter(k for _, k in g.nodes(data="kind"))
     sources = Counter((e["source"], e["decision"]) for _, _, e in _align_edges(g))
     fail5 = fail6 = ok = unchecked = 0
@@ -218,6 +238,7 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
     decided = gold["agree"] + gold["disagree"]
     labelled = decided + gold["uncertain"]
     judge = g.graph["judge"]
+    systems = compare(g, flags)
     return {
         "threshold": g.graph["threshold"], "signature": g.graph["signature"],
         "template": g.graph["template"], "max_hops": g.graph["max_hops"],
@@ -239,4 +260,5 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
                      "fail_cond6": fail6, "satisfied": ok,
                      "satisfied_share": round(ok / checked, 4) if checked else None},
         "intents_failing": {rule: len(v) for rule, v in failing.items()},
+        **({"systems": systems} if systems else {}),
     }

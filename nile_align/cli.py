@@ -144,10 +144,17 @@ add/remove, set/unset), targets, path direction, list members and time windows. 
 is matched, missing or contradicted, with the words that decided. Exit status 1 when a
 fact is contradicted.
 
+With --suggest, it prints instead the intent the sentence implies: each contradicted
+fact replaced by what the sentence states (a number, unit, bound, direction, period,
+polarity, path, target, item or time window), validated. A fact the sentence does not
+state is never suggested.
+
 examples:
   nile-align facts "for group('students') set bandwidth('max', '10', 'mbps')" \\
                    "Students get at most 100 Mbps"
   nile-align facts "$NILE" "$SENTENCE" --format json
+  nile-align facts "for endpoint('host') set bandwidth('max', '40', 'mbps')" \\
+                   "The host is capped at 4 Mbps" --suggest
 """
 
 
@@ -158,6 +165,10 @@ def _add_facts(sub) -> None:
     p.add_argument("sentence", metavar="SENTENCE", help="the English sentence")
     p.add_argument("--lenient", action="store_true", help="parse the intent in lenient mode")
     p.add_argument("--format", choices=("text", "json"), default="text", help="stdout format")
+    p.add_argument("--suggest", action="store_true",
+                   help="print only the intent the sentence implies where it contradicts NILE "
+                        "(what changed goes to stderr); exit 1, printing nothing, when nothing "
+                        "is contradicted or no single repair fits")
     p.add_argument("-q", "--quiet", action="store_true", help="no verdict on stderr")
     p.set_defaults(func=cmd_facts)
 
@@ -166,7 +177,19 @@ def cmd_facts(args: argparse.Namespace) -> int:
     from .facts import check_facts, contradictions
     from .grammar import parse
 
-    findings = check_facts(parse(args.nile, lenient=args.lenient, source="NILE"), args.sentence)
+    intent = parse(args.nile, lenient=args.lenient, source="NILE")
+    if args.suggest:
+        from .intent import diff
+        from .repair import suggest
+
+        repaired = suggest(intent, args.sentence)
+        if repaired is None:
+            _say("no suggestion: nothing is contradicted, or no single repair fits", args)
+            return EXIT_FOUND
+        print(repaired.canonical())
+        _say("; ".join(str(d) for d in diff(intent, repaired)), args)
+        return EXIT_OK
+    findings = check_facts(intent, args.sentence)
     if args.format == "json":
         print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False))
     else:
@@ -542,7 +565,10 @@ examples:
 
 RUN_HELP = """\
 The main job: validate -> score -> check -> report on an aligned corpus, with one
-progress line per stage; prints where the report is. Same options as 'check'
+progress line per stage on stderr; prints where the report is. With a system column
+(translating systems), stdout gets them ranked, best first: the share of their rows judged
+aligned, not aligned and uncertain with 95% intervals, their (5)/(6) violations, their
+agreement with gold labels and their contradicted facts by kind. Same options as 'check'
 (see nile-align check --help), with --out defaulting to nile-align-out/.
 
 examples:
@@ -631,6 +657,10 @@ def cmd_check(args: argparse.Namespace) -> int:
          f"flags: {flags}\n"
          f"report: {result.report}", args)
     if args.stage_lines:
+        if s.get("systems"):  # the run's data: translating systems, best first
+            from .systems import table
+
+            sys.stdout.write(table(s["systems"]))
         return EXIT_OK
     return EXIT_FOUND if any(f.status == "open" for f in result.flags) else EXIT_OK
 

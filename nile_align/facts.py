@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
 from .intent import Bandwidth, Function, Intent, Quota, Schedule
-from .vocabulary import Mention, Sentence, Vocabulary, spelled, vocabulary
+from .vocabulary import ITEMS, Mention, Sentence, Vocabulary, spelled, vocabulary
 
-__all__ = ["Finding", "check_facts", "contradictions", "decisive", "fact_score", "nile_facts",
-           "parse_or_none", "veto"]
+__all__ = ["CATEGORIES", "Finding", "category", "check_facts", "contradictions", "decisive",
+           "fact_score", "nile_facts", "parse_or_none", "veto"]
 
 STATUSES = ("matched", "missing", "contradicted")
 
@@ -68,6 +69,8 @@ class Amount:
     span: tuple[int, int]
     text: str
     period: str | None = None     # from a unit such as "Mb/d"
+    number: float = 0.0           # as written, in the unit of ``exponent``
+    exponent: int = 0             # the unit as a power of ten of bit/s or bytes
 
 
 def _unit(unit: str, per_second: bool) -> tuple[str, int, str | None] | None:
@@ -88,6 +91,10 @@ def _unit(unit: str, per_second: bool) -> tuple[str, int, str | None] | None:
     return "size", exponent, _PERIOD_SUFFIX.get(per)
 
 
+#: A number that shares the unit of the amount after it: "4 or 5 Mbps", "10 to 20 GB".
+_SHARED = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s*(?:or|to|and|-|–)\s*$", re.I)
+
+
 def _amounts(text: str) -> list[Amount]:
     out = []
     for m in _AMOUNT.finditer(text):
@@ -95,9 +102,13 @@ def _amounts(text: str) -> list[Amount]:
         if unit is None:
             continue
         kind, exponent, period = unit
+        scale = 10.0 ** (exponent if kind == "rate" else exponent - 6)
+        if shared := _SHARED.search(text, 0, m.start()):
+            number = float(shared.group(1))
+            out.append(Amount(kind, number * scale, shared.span(1), shared.group(1), period,
+                              number, exponent))
         number = float(m.group("num").replace(",", ""))
-        value = number * 10.0 ** (exponent if kind == "rate" else exponent - 6)
-        out.append(Amount(kind, value, m.span(), m.group(0), period))
+        out.append(Amount(kind, number * scale, m.span(), m.group(0), period, number, exponent))
     return out
 
 
@@ -255,9 +266,10 @@ class _Context:
         self.claimed.update(m.span for m in self.mentions
                             if m.span[0] < span[1] and span[0] < m.span[1])
 
-    def unclaimed(self, category: str) -> list[Mention]:
+    def unclaimed(self, categories: Iterable[str]) -> list[Mention]:
+        wanted = set(categories)
         return [m for m in self.mentions
-                if category in m.categories and m.span not in self.claimed]
+                if wanted & m.categories and m.span not in self.claimed]
 
 
 def check_facts(intent: Intent, sentence: str) -> list[Finding]:
@@ -450,8 +462,8 @@ def _extra_items(intent: Intent, ctx: _Context) -> list[Finding]:
     """Known items (applications, protocols, middleboxes) the sentence names but the intent
     does not: a dropped list member."""
     verbs = {op.verb for op in intent.operations}
-    categories = (["items"] if verbs & {"allow", "block"} else []) + \
-        (["middleboxes"] if verbs & {"add", "remove"} else [])
+    categories = ([ITEMS] if verbs & {"allow", "block"} else []) + \
+        ([{"middleboxes"}] if verbs & {"add", "remove"} else [])
     mine = [item.value for _, item in intent.items() if isinstance(item, Function)]
     mine += [t.value for t in intent.targets]
     claimed = [m for m in ctx.mentions if m.span in ctx.claimed]
@@ -490,7 +502,7 @@ def _any(f: Function) -> bool:
 def _other_name(ctx: _Context, f: Function) -> Mention | None:
     """A name of the same family as ``f`` that the intent does not account for: another
     endpoint or group for one, another application for a service, traffic or protocol."""
-    category = "targets" if f.kind in ("endpoint", "group") else "items"
+    category = {"targets"} if f.kind in ("endpoint", "group") else ITEMS
     return next((m for m in ctx.unclaimed(category) if not ctx.vocab.names(m, f.value)
                  and not any(ctx.vocab.is_implicit(k) for k in m.keys)), None)
 
@@ -652,6 +664,27 @@ def _moment(label: str, value: str, same: list, said: list, s: str) -> Finding:
         return Finding("time", fact, "contradicted", span,
                        f"the sentence says {s[span[0]:span[1]]!r}", True)
     return Finding("time", fact, "missing", required=True)
+
+
+#: What kind of error a contradicted fact is, in the words of people who compare translators.
+CATEGORIES = ("number", "unit", "direction", "polarity", "target", "list item", "window")
+
+
+def category(finding: Finding | dict) -> str:
+    """The kind of error a contradicted finding is: number, unit, direction (max/min,
+    upload/download, the path's), polarity, target, list item or window."""
+    f = finding if isinstance(finding, dict) else finding.to_dict()
+    kind = f["kind"]
+    if kind in ("rate", "size"):
+        if f["fact"].startswith("no "):
+            return "list item"  # an amount the intent lacks: an added limit
+        said = re.search(r"'(\d[\d,.]*)", f.get("detail") or "")
+        same = said is not None and float(said.group(1).replace(",", "")) == \
+            float(f["fact"].split()[0])
+        return "unit" if same else "number"
+    return {"period": "unit", "bound": "direction", "direction": "direction",
+            "path": "direction", "polarity": "polarity", "target": "target",
+            "item": "list item", "time": "window"}.get(kind, kind)
 
 
 def contradictions(findings: list[Finding]) -> list[Finding]:

@@ -71,7 +71,8 @@ def tasks(store: ReviewStore) -> list[dict[str, Any]]:
                                                             + "; ".join(s["reasons"])
                                                             if s.get("verdict") else "")
                                          for s in f["scores"]),
-                "signature": f["signature"]}
+                "signature": f["signature"],
+                "suggested_nile": f.get("suggested_nile") or ""}
         task: dict[str, Any] = {"id": n, "data": data, "predictions": []}
         says = _judge_says_yes(f)
         if says is not None:

@@ -104,6 +104,33 @@ def _decision(x) -> str:
     return "" if x == "" else {True: "yes", False: "no", None: "open"}[x]
 
 
+def _systems(systems: dict) -> list[str]:
+    """The translating systems compared: a ranked table and a bar chart (inline SVG)."""
+    from .systems import ranked, svg_chart
+
+    def share(x: dict) -> str:
+        return f"{x['share']:.0%} <small>[{x['ci'][0]:.0%}, {x['ci'][1]:.0%}]</small>"
+
+    out = ["<section id=systems><h2>Translating systems</h2><p>Each system's NL↔Nile rows as "
+           "the judge sees them, "
+           "best first (95% bootstrap intervals, seed 0); (5) and (6): the violations its "
+           "sentences are part of.</p><table><tr><th>rank</th><th>system</th><th>pairs</th>"
+           "<th>aligned</th><th>not aligned</th><th>uncertain</th><th>(5)</th><th>(6)</th>"
+           "<th>gold agreement</th><th>contradicted facts</th></tr>"]
+    for n, (name, s) in enumerate(ranked(systems), 1):
+        gold = s["gold"]
+        agreement = "" if not gold or gold["agreement"] is None else \
+            f"{gold['agreement']:.0%} of {gold['decided']}"
+        kinds = ", ".join(f"{k} {v}" for k, v in s["contradicted"].items() if v) or "none"
+        out.append(f"<tr><td class=num>{n}</td><td>{_e(name)}</td><td class=num>{s['pairs']}"
+                   f"</td><td>{share(s['aligned'])}</td><td>{share(s['not_aligned'])}</td>"
+                   f"<td>{share(s['uncertain'])}</td><td class=num>{s['violations']['cond5']}"
+                   f"</td><td class=num>{s['violations']['cond6']}</td><td>{_e(agreement)}</td>"
+                   f"<td>{_e(kinds)}</td></tr>")
+    out += ["</table>", f"<figure class=chart>{svg_chart(systems)}</figure></section>"]
+    return out
+
+
 def render_html(summary: dict, flags: list[Flag], rows: list[dict]) -> str:
     """The report page: summary, flags grouped by rule, a searchable alignment table."""
     tri = summary["triplets"]
@@ -132,7 +159,10 @@ def render_html(summary: dict, flags: list[Flag], rows: list[dict]) -> str:
                    f"{agree['labelled_rows']} ({agree['uncertain_share']:.0%})")]
     facts += [(f"alignments {k.replace('_', ': ')}", v) for k, v in summary["alignments"].items()]
     parts += [f"<tr><th>{_e(k)}</th><td class=num>{_e(v)}</td></tr>" for k, v in facts]
-    parts.append("</table><h2>Flags</h2>")
+    parts.append("</table>")
+    if summary.get("systems"):
+        parts += _systems(summary["systems"])
+    parts.append("<h2>Flags</h2>")
     for rule, meaning in RULES.items():
         mine = [f for f in flags if f.rule == rule]
         parts.append(f"<h3><code>{rule}</code> — {len(mine)}</h3><p>{_e(meaning)}.</p>")

@@ -20,7 +20,9 @@ cond5         the two sentences are paraphrases               the ``target`` sen
 conflict      the two sentences are paraphrases               they are not paraphrases
 ============  ==============================================  ===============================
 
-An edit replaces a sentence or a Nile intent in the corpus (a Nile edit must validate).
+An edit replaces a sentence or a Nile intent in the corpus (a Nile edit must validate; one
+that names its sentence, as an accepted repair suggestion does, changes only that sentence's
+rows).
 A decided flag does not come back in a later check unless its *evidence* changed: the
 hash of its texts, intents, scores, threshold and scorer signature.
 """
@@ -42,7 +44,8 @@ from typing import Any
 from .errors import CorpusError, UsageError
 
 __all__ = ["ACTIONS", "Decisions", "ReviewStore", "STORE_NAME", "evidence_hash",
-           "format_records", "load_decisions", "nile_spans"]
+           "format_records", "load_decisions", "nile_spans", "suggestion_diff",
+           "suggestion_edit"]
 
 STORE_NAME = "review.sqlite"
 #: Action → the decision ``status`` it records (Label Studio / Argilla style past tense).
@@ -103,6 +106,26 @@ def _read_flags(folder: Path) -> list[dict]:
     return flags
 
 
+def suggestion_edit(flag: dict) -> dict:
+    """The edit that accepts a flag's repair suggestion: its intent replaced, for its
+    sentence's rows only."""
+    if not flag.get("suggested_nile"):
+        raise UsageError("this flag has no repair suggestion")
+    old = next(i["canonical"] for i in flag["intents"] if i.get("canonical"))
+    return {"field": "nile", "old": old, "new": flag["suggested_nile"],
+            "text": flag["suggested_for"], "suggested": True}
+
+
+def suggestion_diff(flag: dict) -> list:
+    """What a flag's repair suggestion changes (:func:`nile_align.intent.diff`)."""
+    from .grammar import parse
+    from .intent import diff
+
+    if not flag.get("suggested_nile"):
+        return []
+    return diff(parse(suggestion_edit(flag)["old"]), parse(flag["suggested_nile"]))
+
+
 def effects(flag: dict, action: str, answer: dict) -> list[dict]:
     """The graph facts a decision asserts (see the module table): ``align`` records
     (nile, text, decision), ``para`` records (a, b, decision) and ``edit`` records."""
@@ -112,8 +135,10 @@ def effects(flag: dict, action: str, answer: dict) -> list[dict]:
     if action == "edit":
         if answer.get("field") not in ("nile", "text") or not str(answer.get("new", "")).strip():
             raise UsageError("an edit needs field (nile or text), the old value and a new one")
+        # A Nile edit may name the sentence it repairs: then only that sentence's rows change.
         return [{"type": "edit", "field": answer["field"], "old": answer["old"],
-                 "new": answer["new"]}]
+                 "new": answer["new"], **({"text": answer["text"]} if answer.get("text")
+                                          and answer["field"] == "nile" else {})}]
     if action == "skip" or rule == "invalid_nile":
         return []
     yes = action == "accept"
@@ -154,6 +179,8 @@ class Decisions:
                 out.loc[out["text"] == e["old"], "text"] = e["new"]
                 continue
             hit = (out["nile"] == e["old"]) | (out["canonical"] == e["old"])
+            if e.get("text"):
+                hit &= out["text"] == e["text"]
             if not hit.any():
                 continue
             v = validate(e["new"])

@@ -1,5 +1,6 @@
 """The review queue in a terminal (``nile-align review DIR --tty``): the same store, the same
-keys as the web page (a accept, r reject, e edit, s skip, n next, u undo, q quit).
+keys as the web page (a accept, r reject, e edit, f accept a suggested repair, s skip, n next,
+u undo, q quit).
 
 Rendering uses ``rich`` (tables, colour, wrapping that adapts to the terminal; plain text
 when the output is not a terminal); answers are read line by line, so the mode also works
@@ -12,11 +13,11 @@ from typing import Any
 
 from .checker import RULES
 from .errors import UsageError
-from .review import NileEditError, ReviewStore, nile_spans
+from .review import NileEditError, ReviewStore, nile_spans, suggestion_diff, suggestion_edit
 
 __all__ = ["review_tty"]
 
-_KEYS = {"a": "accept", "r": "reject", "e": "edit", "s": "skip"}
+_KEYS = {"a": "accept", "r": "reject", "e": "edit", "f": "edit", "s": "skip"}
 _STYLE = {"str": "green", "fn": "blue", "kw": "bold magenta"}
 
 
@@ -58,6 +59,11 @@ def _show(console: Any, f: dict, counts: dict) -> None:
                 "yes" if s["score"] > f["threshold"] else "no"))
             table.add_row(s["kind"], Text(s["a"]), Text(s["b"]), score, verdict)
         console.print(table)
+    if f.get("suggested_nile"):
+        console.print(Panel(_nile(f["suggested_nile"]), expand=False,
+                            title=f"suggested repair (f): what “{f['suggested_for']}” implies"))
+        for d in suggestion_diff(f):
+            console.print(Text(f"  {d}", style="green"))
     for s in f["scores"]:
         for reason in s.get("reasons") or []:
             style = "bold red" if reason.startswith("contradicted") else (
@@ -68,6 +74,7 @@ def _show(console: Any, f: dict, counts: dict) -> None:
 def review_tty(store: ReviewStore, *, reviewer: str, console: Any = None) -> int:
     """Work through the open flags of ``store`` interactively; returns the decisions made."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.prompt import Prompt
 
     console = console or Console(highlight=False)
@@ -79,8 +86,13 @@ def review_tty(store: ReviewStore, *, reviewer: str, console: Any = None) -> int
             return made
         f = store.flag(current)
         _show(console, f, store.counts())
-        key = Prompt.ask("[a]ccept [r]eject [e]dit [s]kip [n]ext [u]ndo [q]uit",
-                         choices=["a", "r", "e", "s", "n", "u", "q"], console=console)
+        fix = bool(f.get("suggested_nile"))
+        # Escaped: rich would read "[a]" as markup and print "ccept".
+        key = Prompt.ask(escape("[a]ccept [r]eject [e]dit " + ("[f]ix as suggested " if fix
+                                                               else "")
+                                + "[s]kip [n]ext [u]ndo [q]uit"),
+                         choices=["a", "r", "e", *(["f"] if fix else []), "s", "n", "u", "q"],
+                         console=console)
         if key == "q":
             return made
         if key == "n":
@@ -92,7 +104,7 @@ def review_tty(store: ReviewStore, *, reviewer: str, console: Any = None) -> int
                           else "nothing to undo")
             current = undone["flag_id"] if undone else current
             continue
-        answer: dict[str, Any] = {}
+        answer: dict[str, Any] = suggestion_edit(f) if key == "f" else {}
         texts = [s["text"] for s in f["sentences"]]
         if key == "r" and f["rule"] == "cond5":
             k = Prompt.ask("which translation is wrong", choices=[str(n) for n in

@@ -14,9 +14,14 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["Mention", "Sentence", "Vocabulary", "stem", "vocabulary"]
+__all__ = ["ITEMS", "KINDS", "Mention", "Sentence", "Vocabulary", "stem", "vocabulary"]
 
-CATEGORIES = ("targets", "items", "middleboxes")
+CATEGORIES = ("targets", "services", "traffic", "protocols", "middleboxes")
+#: The categories an allow/block list names (its items).
+ITEMS = frozenset({"services", "traffic", "protocols"})
+#: The Nile function of each item category.
+KINDS = {"services": "service", "traffic": "traffic", "protocols": "protocol",
+         "middleboxes": "middlebox"}
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -81,11 +86,13 @@ class Vocabulary:
         self.words = functools.lru_cache(maxsize=65536)(self._words)
         self.forms = functools.lru_cache(maxsize=16384)(self._forms)
         self.category: dict[str, str] = {}
+        self.value: dict[str, str] = {}  # key -> the value as the vocabulary writes it
         self.spellings: dict[str, set[tuple[str, ...]]] = {}
         for category in CATEGORIES:
             for value, aliases in data.get(category, {}).items():
                 key = value.casefold()
                 self.category.setdefault(key, category)
+                self.value.setdefault(key, value)
                 forms = self.spellings.setdefault(key, set())
                 forms.update(w for w in (self.words(x) for x in [value, *aliases]) if w)
         self._class: dict[str, frozenset[str]] = {}

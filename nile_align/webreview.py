@@ -29,7 +29,7 @@ from markupsafe import Markup
 
 from .checker import RULES
 from .errors import UsageError
-from .review import ReviewStore, format_records, nile_spans
+from .review import ReviewStore, format_records, nile_spans, suggestion_diff, suggestion_edit
 
 __all__ = ["ReviewServer", "highlight_nile", "is_loopback", "make_server"]
 
@@ -290,12 +290,14 @@ class _Handler(BaseHTTPRequestHandler):
                 at = end
             return Markup("".join(out) + html.escape(text[at:]))
 
+        repair = [str(d) for d in suggestion_diff(f)]
         cookie = self._cookies().get("nile_align_reviewer")
         reviewer = (form or {}).get("reviewer") or (cookie.value if cookie else "") \
             or self.server.reviewer
         self._render("flag.html", status, f=f, rule_text=RULES.get(f["rule"], ""),
                      next_id=next_id, query=self._query(self._filters(query)),
                      findings=findings, evidence=evidence, marked=marked, error=error,
+                     repair=repair,
                      form=form or {}, reviewer=reviewer,
                      message=message or query.get("msg", [""])[0], message_kind=message_kind)
 
@@ -320,6 +322,9 @@ class _Handler(BaseHTTPRequestHandler):
         seen = int(form["seen"]) if form.get("seen", "").isdigit() else None
         try:
             with self.server.lock:
+                if action == "repair":  # the suggestion, as the check wrote it: an edit
+                    action, repair = "edit", suggestion_edit(self.server.store.flag(flag_id))
+                    answer.update(repair)
                 d = self.server.store.decide(flag_id, action, reviewer=form.get("reviewer", ""),
                                              note=form.get("note"), answer=answer, seen=seen)
                 next_id = self.server.store.next_open(after=flag_id,

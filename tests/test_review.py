@@ -256,6 +256,25 @@ def test_tty_mode_shows_an_uncertain_flag_with_its_reasons(out, monkeypatch):
     assert M3 in text
 
 
+def test_tty_mode_accepts_a_suggested_repair_with_f(out, monkeypatch):
+    from rich.console import Console
+
+    from nile_align.ttyreview import review_tty
+
+    screen = io.StringIO()
+    with ReviewStore(out) as store:
+        fid = by_rule(store)["cond6"]["flag_id"]
+        while store.next_open() != fid:
+            store.decide(store.next_open(), "skip", reviewer="ops")
+        monkeypatch.setattr("sys.stdin", io.StringIO("f\n\nq\n"))
+        assert review_tty(store, reviewer="ops", console=Console(file=screen, width=160)) == 1
+        assert store.current(fid)["status"] == "edited"
+        assert store.decisions().edits[0]["new"] == \
+            "for endpoint('guests') allow service('file transfer')"
+    text = screen.getvalue()
+    assert "suggested repair (f)" in text and "block → allow" in text and "[f]ix" in text
+
+
 def test_review_cli_export_and_labelstudio(out, tmp_path, capsys):
     from nile_align.cli import main
 
@@ -274,3 +293,34 @@ def test_review_cli_export_and_labelstudio(out, tmp_path, capsys):
     with ReviewStore(out) as store:
         assert store.counts()["total"] > 6 and store.counts()["decided"] == 1
     assert not (tmp_path / "again" / "review.sqlite").exists()
+
+
+def test_a_repair_suggestion_is_accepted_as_an_edit_of_its_sentence_only(out, tmp_path):
+    from nile_align.review import suggestion_diff, suggestion_edit
+
+    with ReviewStore(out) as store:
+        flag = by_rule(store)["cond6"]
+        # N3 says "may use": the intent it implies allows file transfer.
+        assert flag["suggested_nile"] == "for endpoint('guests') allow service('file transfer')"
+        assert flag["suggested_for"] == N3
+        assert [str(d) for d in suggestion_diff(flag)] == [
+            "service('file transfer'): block → allow"]
+        store.decide(flag["flag_id"], "edit", reviewer="ana", answer=suggestion_edit(flag))
+        assert by_rule(store)["gold_disagreement"]["suggested_nile"] is None
+        with pytest.raises(UsageError, match="no repair suggestion"):
+            suggestion_edit(by_rule(store)["gold_disagreement"])
+    again = checked(tmp_path / "again", load_decisions(out / "review.sqlite"))
+    pairs = {(e["rows"][0]["nile"], again.graph.nodes[s]["text"]): e
+             for i, s, e in _align(again.graph) if e["rows"]}
+    # Only N3's row was edited, and its facts now agree (the table's score for the new pair
+    # is -1, so the judge still asks: uncertain); N1 and N2 keep the block intent.
+    repaired = pairs[("for endpoint('guests') allow service('file transfer')", N3)]
+    assert repaired["facts"] == [] and repaired["verdict"] == "uncertain"
+    assert pairs[(I1, N1)]["verdict"] == pairs[(I1, N2)]["verdict"] == "aligned"
+    assert (I1, N3) not in pairs
+
+
+def _align(g):
+    from nile_align.graph import _align_edges
+
+    return _align_edges(g)

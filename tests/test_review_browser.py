@@ -1,6 +1,6 @@
 """The review page in real headless Chromium (Debian's /usr/bin/chromium driven by
-Playwright): accept one flag with its keyboard shortcut, edit one Nile intent, reload,
-see both persisted. ``NILE_ALIGN_SCREENSHOTS=docs`` also refreshes the README's picture."""
+Playwright): accept one flag's repair suggestion with its keyboard shortcut, edit one Nile
+intent, reload, see both persisted; and the report's chart of translating systems. ``NILE_ALIGN_SCREENSHOTS=docs`` also refreshes the README's picture."""
 
 from __future__ import annotations
 
@@ -56,9 +56,10 @@ def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch):
         assert "out/demo" in page.inner_text("header")
         shots.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shots / "review-page.png"), full_page=True)
-        page.keyboard.press("a")  # accept, by its shortcut
+        assert "block → allow" in page.inner_text("#suggestion-diff")
+        page.keyboard.press("f")  # accept the suggested repair, by its shortcut
         page.wait_for_selector("#message")
-        assert "accepted by ana" in page.inner_text("#message")
+        assert "edited by ana" in page.inner_text("#message")
 
         page.goto(base + "/queue?rule=invalid_nile")
         page.click("#next")
@@ -72,7 +73,7 @@ def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch):
         page.click("#save-edit")
         page.wait_for_selector("#message")
 
-        for url, status in ((flag_url, "accepted"), (edit_url, "edited")):
+        for url, status in ((flag_url, "edited"), (edit_url, "edited")):
             page.goto(url.split("?")[0])
             page.reload()
             assert page.inner_text("#status") == status
@@ -83,5 +84,30 @@ def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch):
         server.store.close()
     with ReviewStore(out) as store:
         edits = store.decisions().edits
-    assert edits == [{"field": "nile", "old": BAD,
+    assert edits == [{"field": "nile", "old": "for endpoint('guests') block service('file transfer')",
+                      "new": "for endpoint('guests') allow service('file transfer')",
+                      "text": "Guests may use file transfer"},
+                     {"field": "nile", "old": BAD,
                       "new": "for endpoint('hosts') set bandwidth('max', '4', 'mbps')"}]
+
+
+def test_the_report_shows_the_translating_systems_chart(browser, tmp_path, monkeypatch):
+    """The report of a corpus with systems, in Chromium: the ranked table and its inline SVG
+    chart render (``NILE_ALIGN_SCREENSHOTS=docs`` keeps the picture)."""
+    shots = Path(os.environ.get("NILE_ALIGN_SCREENSHOTS") or tmp_path).resolve()
+    from nile_align.corpus import load_pairs
+    from nile_align.pipeline import run_check
+    from nile_align.verdict import Judge
+
+    demo = Path(__file__).resolve().parent.parent / "corpora" / "demo.csv"
+    # The facts decide, as with the embedded model; the score function is never counted.
+    run_check(load_pairs(str(demo)), lambda a, b: [0.0] * len(a), out=tmp_path / "demo",
+              judge=Judge(0.0, counts=False, source="calibration"))
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto((tmp_path / "demo" / "report.html").as_uri())
+    chart = page.locator("figure.chart svg")
+    assert chart.is_visible()
+    box = chart.bounding_box()
+    assert box is not None and box["width"] > 300 and box["height"] > 100
+    assert page.locator("text=sys_a (45)").count() == 1
+    page.locator("#systems").screenshot(path=str(shots / "report-systems.png"))

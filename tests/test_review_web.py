@@ -132,6 +132,31 @@ def test_an_uncertain_flag_is_reviewed_like_any_other(served, out):
             ("Weekly download quota for students: 100 GB", False)]
 
 
+def test_a_suggested_repair_is_shown_and_accepted_with_one_action(served, out):
+    server, c = served
+    ids = flag_ids(out)
+    _, _, page = c.get(f"/flag/{ids['cond6']}")
+    assert 'id="suggestion"' in page and "block → allow" in page
+    assert 'id="accept-suggestion"' in page and 'data-key="f"' in page
+    # The edit box is pre-filled with the suggestion.
+    assert re.search(r'<textarea name="new" id="edit-new" rows="3">for endpoint\(&#39;guests&#39;\) '
+                     r'allow service\(&#39;file transfer&#39;\)</textarea>', page)
+    status, _, _ = c.post(f"/flag/{ids['cond6']}", {"csrf": csrf(page), "action": "repair",
+                                                     "reviewer": "ana"})
+    assert status == 303
+    with ReviewStore(out) as store:
+        assert store.decisions().edits == [{
+            "field": "nile", "old": "for endpoint('guests') block service('file transfer')",
+            "new": "for endpoint('guests') allow service('file transfer')",
+            "text": "Guests may use file transfer"}]
+    # A flag without a suggestion refuses the action, with the reason.
+    _, _, page = c.get(f"/flag/{ids['uncertain']}")
+    assert 'id="accept-suggestion"' not in page
+    status, _, page = c.post(f"/flag/{ids['uncertain']}", {"csrf": csrf(page),
+                                                            "action": "repair", "reviewer": "a"})
+    assert status == 422 and "no repair suggestion" in page
+
+
 def test_every_action_over_http(served, out):
     server, c = served
     ids = flag_ids(out)

@@ -1,4 +1,5 @@
-// Keyboard shortcuts of the review page: a accept, r reject, e edit, s skip, n next, u undo.
+// Keyboard shortcuts of the review page: a accept, r reject, e edit, s skip, n next, u undo,
+// f accept the suggested repair.
 // Everything also works without JavaScript (plain forms and links).
 (function () {
   function click(id) { var el = document.getElementById(id); if (el) { el.click(); return true; } return false; }
@@ -23,6 +24,7 @@
     else if (ev.key === "s") handled = click("skip");
     else if (ev.key === "n") handled = click("next");
     else if (ev.key === "u") handled = click("undo");
+    else if (ev.key === "f") handled = click("accept-suggestion");
     else if (ev.key === "e" && text) { text.focus(); handled = true; }
     if (handled) ev.preventDefault();
   });
