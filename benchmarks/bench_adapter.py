@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pandas as pd  # noqa: E402
 from _report import stamp, write_section  # noqa: E402
 
-from nile_align.scoring import Scorer  # noqa: E402
+from nile_align.judge.scoring import Scorer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

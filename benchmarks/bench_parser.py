@@ -22,9 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import stamp, write_section  # noqa: E402
 
-from nile_align.grammar import NileParser  # noqa: E402
-from nile_align.synth import random_intent, render  # noqa: E402
-from nile_align.validate import validate  # noqa: E402
+from nile_align.nile.grammar import NileParser  # noqa: E402
+from nile_align.nile.synth import random_intent, render  # noqa: E402
+from nile_align.nile.validate import validate  # noqa: E402
 
 
 def rate(texts: list[str], fn, repeats: int) -> tuple[float, float]:

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import stamp, write_section  # noqa: E402
 from bench_scoring import load_pairs  # noqa: E402
 
-from nile_align.scale import RayScorer  # noqa: E402
-from nile_align.scoring import Scorer  # noqa: E402
+from nile_align.judge.scale import RayScorer  # noqa: E402
+from nile_align.judge.scoring import Scorer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import stamp, write_section  # noqa: E402
 
 from nile_align.resources import data_dir  # noqa: E402
-from nile_align.scoring import Scorer  # noqa: E402
+from nile_align.judge.scoring import Scorer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -89,7 +89,7 @@ def main() -> None:
         best["engine"] = min(best["engine"], s)
         best["grouping"] = min(best["grouping"], timed(lambda: plain.score(a=a, b=b))[0])
         if scorer.loaded.grouped_attention:
-            from nile_align.attention import NAME
+            from nile_align.judge.attention import NAME
             scorer.model.set_attn_implementation("sdpa")
             best["sdpa"] = min(best["sdpa"], timed(lambda: scorer.score(a=a, b=b))[0])
             scorer.model.set_attn_implementation(NAME)

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from nile_align.validate import validate
+from nile_align.nile.validate import validate
 
 HERE = Path(__file__).resolve().parent
 SEED = 2026

@@ -73,8 +73,8 @@ def _add_validate(sub) -> None:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from .corpus import iter_texts
-    from .validate import ValidationSummary, validate_records
+    from .corpus import iter_texts, validate_records
+    from .nile.validate import ValidationSummary
 
     summary = ValidationSummary()
     out = sys.stdout
@@ -121,8 +121,8 @@ def _add_diff(sub) -> None:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from .grammar import parse
-    from .intent import diff
+    from .nile.grammar import parse
+    from .nile.intent import diff
 
     a = parse(args.a, lenient=args.lenient, source="A")
     b = parse(args.b, lenient=args.lenient, source="B")
@@ -174,13 +174,13 @@ def _add_facts(sub) -> None:
 
 
 def cmd_facts(args: argparse.Namespace) -> int:
-    from .facts import check_facts, contradictions
-    from .grammar import parse
+    from .nile.facts import check_facts, contradictions
+    from .nile.grammar import parse
 
     intent = parse(args.nile, lenient=args.lenient, source="NILE")
     if args.suggest:
-        from .intent import diff
-        from .repair import suggest
+        from .nile.intent import diff
+        from .nile.repair import suggest
 
         repaired = suggest(intent, args.sentence)
         if repaired is None:
@@ -242,11 +242,11 @@ def _scorer(args: argparse.Namespace):
                    batch_size=args.batch_size,
                    threshold=getattr(args, "threshold", None) or 0.0)
     if args.engine == "ray":
-        from .scale import RayScorer
+        from .judge.scale import RayScorer
 
         return RayScorer(workers=args.workers, address=args.address,
                          gpus_per_worker=args.gpus_per_worker, model=args.model, **options)
-    from .scoring import Scorer
+    from .judge.scoring import Scorer
 
     return Scorer(args.model, **options)
 
@@ -255,7 +255,7 @@ def _template_first(args: argparse.Namespace, name: str, method: str = "pluie") 
     """Check a template exists and fits the method before any model loads: a typo should
     not cost the ~20 s of loading the model."""
     from .errors import UsageError
-    from .templates import get_template
+    from .judge.templates import get_template
 
     t = get_template(name, args.templates)
     if (method == "generate") != (t.method == "generate"):
@@ -267,7 +267,7 @@ def _judge(args: argparse.Namespace, scorer, template: str):
     """The judge for ``template`` scores: the model's calibration (or --calibration FILE),
     --threshold overriding its T, else the papers' T=0; said once on stderr. The scorer's
     signatures then carry that T."""
-    from .calibration import resolve_judge
+    from .evaluation.calibration import resolve_judge
 
     judge = resolve_judge(scorer.signature(template), threshold=args.threshold,
                           calibration=args.calibration)
@@ -362,7 +362,7 @@ def _add_score(sub) -> None:
 def _write_rows(frame, out: str | None, fmt: str) -> None:
     """Rows to ``out`` (format by suffix, written atomically) or to stdout as ``fmt``."""
     if out:
-        from .scale import write_frame
+        from .judge.scale import write_frame
 
         write_frame(frame, out)
         return
@@ -405,7 +405,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     require_columns(frame, (col_a, col_b, *extra.values()))
     _template_first(args, args.template, args.method)
     if args.shard:
-        from .scale import parse_shard, shard_mask
+        from .judge.scale import parse_shard, shard_mask
 
         k, n = parse_shard(args.shard)
         frame = frame.reset_index(drop=True)
@@ -422,7 +422,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if judge is not None and not judge.counts and "decision" in result:
         result["decision"] = None  # the model's yes or no is no evidence (see stderr)
     if args.verdict:
-        from .verdict import verdicts
+        from .judge.verdict import verdicts
 
         if judge is None:
             raise UsageError("--verdict needs --method pluie (a score to compose with facts)")
@@ -468,7 +468,7 @@ def _add_merge(sub) -> None:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from .scale import merge_parts
+    from .judge.scale import merge_parts
 
     merged = merge_parts(args.parts)
     _write_rows(merged, args.out, args.format)
@@ -505,12 +505,12 @@ def _add_templates(sub) -> None:
 
 
 def cmd_templates(args: argparse.Namespace) -> int:
-    from .templates import available_templates
+    from .judge.templates import available_templates
 
     templates = available_templates(args.templates)
     status: dict[str, str] = {}
     if args.check:
-        from .scoring import AnswerTokenError
+        from .judge.scoring import AnswerTokenError
 
         args.no_cache = True
         scorer = _scorer(args)
@@ -623,7 +623,7 @@ def _add_run(sub) -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     from .corpus import load_pairs
     from .pipeline import run_check
-    from .review import load_decisions
+    from .review.store import load_decisions
 
     corpus = load_pairs(args.corpus, nile=args.nile, text=args.text, system=args.system,
                         id=args.id, gold=args.gold, wide=args.wide, lenient=args.lenient,
@@ -658,7 +658,7 @@ def cmd_check(args: argparse.Namespace) -> int:
          f"report: {result.report}", args)
     if args.stage_lines:
         if s.get("systems"):  # the run's data: translating systems, best first
-            from .systems import table
+            from .graph.systems import table
 
             sys.stdout.write(table(s["systems"]))
         return EXIT_OK
@@ -727,17 +727,17 @@ def _add_evaluate(sub) -> None:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from .baselines import BASELINES
     from .errors import UsageError
-    from .eval_report import markdown, to_json, write_evaluation
-    from .evaluate import load_labelled, load_preferences, load_ratings, run_evaluation
+    from .evaluation.baselines import BASELINES
+    from .evaluation.evaluate import load_labelled, load_preferences, load_ratings, run_evaluation
+    from .evaluation.report import markdown, to_json, write_evaluation
 
     if args.rating:
         pairs = load_ratings(args.data, a=args.a, b=args.b, rating=args.rating,
                              cutoff=args.cutoff)
     elif args.perturb:
         from .corpus import read_table, require_columns
-        from .perturb import labelled_pairs
+        from .nile.perturb import labelled_pairs
 
         frame = read_table(args.data)
         require_columns(frame, (args.a, args.b), args.data)
@@ -818,10 +818,10 @@ def _add_calibrate(sub) -> None:
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .calibration import calibrate, default_path, save_calibration
     from .corpus import read_table, require_columns
-    from .evaluate import load_labelled
-    from .perturb import labelled_pairs
+    from .evaluation.calibration import calibrate, default_path, save_calibration
+    from .evaluation.evaluate import load_labelled
+    from .nile.perturb import labelled_pairs
 
     _template_first(args, args.template)
     if args.perturb:
@@ -846,7 +846,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     path = save_calibration(result, args.out or default_path())
     print(json.dumps(result.to_dict(), ensure_ascii=False))
     if args.plot:
-        from .plots import calibration_plot
+        from .evaluation.plots import calibration_plot
 
         calibration_plot(scores, pairs["label"].to_numpy(), result, Path(args.plot))
     _say(f"{result.model} · {result.template}: ROC AUC {result.auc:.3f} "
@@ -904,9 +904,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .corpus import read_table
-    from .finetune import train_judge
-    from .grammar import parse
-    from .trainingdata import training_pairs
+    from .judge.finetune import train_judge
+    from .judge.trainingdata import training_pairs
+    from .nile.grammar import parse
 
     neat = []
     if args.neat:
@@ -988,10 +988,10 @@ def _add_review(sub) -> None:
 def cmd_review(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .review import ReviewStore
+    from .review.store import ReviewStore
 
     if args.export or args.labelstudio_export or args.labelstudio_import:
-        from .labelstudio import LABEL_CONFIG, import_annotations, tasks
+        from .review.labelstudio import LABEL_CONFIG, import_annotations, tasks
 
         with ReviewStore(args.folder, path=args.store) as store:
             if args.labelstudio_import:
@@ -1010,7 +1010,7 @@ def cmd_review(args: argparse.Namespace) -> int:
                 _say(f"nile-align review: {n} decisions written to {args.export}")
         return EXIT_OK
     if args.tty:
-        from .ttyreview import review_tty
+        from .review.terminal import review_tty
 
         with ReviewStore(args.folder, path=args.store) as store:
             made = review_tty(store, reviewer=args.reviewer)
@@ -1018,7 +1018,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         _say(f"nile-align review: {made} decisions made; {counts['open']} flags open, "
              f"{counts['decided']} decided")
         return EXIT_OK
-    from .webreview import make_server
+    from .review.page import make_server
 
     server = make_server(args.folder, host=args.host, port=args.port, token=args.token,
                          reviewer=args.reviewer, store=args.store)

@@ -11,15 +11,17 @@ import csv
 import io
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
-from .errors import CorpusError, UsageError
+from .errors import CorpusError, Diagnostic, UsageError
+from .nile.grammar import NileParser, default_parser
+from .nile.validate import Validation, validate
 
 __all__ = ["FORMATS", "TextRecord", "detect_format", "iter_texts", "read_lines", "read_table",
-           "require_columns"]
+           "require_columns", "validate_records"]
 
 FORMATS = ("text", "csv", "tsv", "jsonl", "parquet")
 _SUFFIXES = {".txt": "text", ".nile": "text", ".csv": "csv", ".tsv": "tsv", ".tab": "tsv",
@@ -293,7 +295,7 @@ def load_pairs(source, *, nile: str = "nile", text: str = "text", system: str = 
     """
     import pandas as pd
 
-    from .validate import validate
+    from .nile.validate import validate
 
     name = "<DataFrame>" if isinstance(source, pd.DataFrame) else str(source)
     frame = source.copy() if isinstance(source, pd.DataFrame) else read_table(str(source),
@@ -342,3 +344,20 @@ def load_pairs(source, *, nile: str = "nile", text: str = "text", system: str = 
     cols = list(zip(*(checked[v] for v in out["nile"]))) or [(), (), (), ()]
     out["valid"], out["canonical"], out["key"], out["error"] = (list(c) for c in cols)
     return out[PAIR_COLUMNS]
+
+
+def validate_records(records: Iterable[TextRecord], *, lenient: bool = False,
+                     parser: NileParser | None = None) -> Iterator[Validation]:
+    """Validate every record of a corpus, in input order; malformed rows stay in the stream."""
+    parser = parser or default_parser()
+    for rec in records:
+        if rec.problem is not None:
+            v = Validation(rec.text, None, [Diagnostic(1, 1, rec.problem, "row")], [])
+        else:
+            v = validate(cast(str, rec.text), lenient=lenient, source=rec.source, parser=parser)
+        v.source, v.line, v.row = rec.source, rec.line, rec.row
+        if rec.line != 1:
+            v.errors = [d.shifted(rec.line - 1) for d in v.errors]
+            v.warnings = [d.shifted(rec.line - 1) for d in v.warnings]
+            v.notes = [d.shifted(rec.line - 1) for d in v.notes]
+        yield v

@@ -11,11 +11,11 @@ from typing import Any
 
 import networkx as nx
 
-from .checker import Flag, check, summarize
-from .graph import build_graph, propagate
+from .graph.checker import Flag, check, summarize
+from .graph.translation import build_graph, propagate
+from .judge.verdict import Judge
 from .report import write_outputs
-from .review import Decisions, evidence_hash
-from .verdict import Judge
+from .review.store import Decisions, evidence_hash
 
 __all__ = ["CheckResult", "run_check"]
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import networkx as nx
 
-from .checker import RULES, Flag
-from .graph import _align_edges
+from .graph.checker import RULES, Flag
+from .graph.translation import _align_edges
 
 __all__ = ["alignment_records", "write_outputs"]
 
@@ -106,7 +106,7 @@ def _decision(x) -> str:
 
 def _systems(systems: dict) -> list[str]:
     """The translating systems compared: a ranked table and a bar chart (inline SVG)."""
-    from .systems import ranked, svg_chart
+    from .graph.systems import ranked, svg_chart
 
     def share(x: dict) -> str:
         return f"{x['share']:.0%} <small>[{x['ci'][0]:.0%}, {x['ci'][1]:.0%}]</small>"

@@ -46,7 +46,7 @@ def appendix_rows(shared_data) -> list[dict]:
 @pytest.fixture(scope="session")
 def smollm2():
     """The embedded SmolLM2-135M-Instruct, loaded once for every model-marked test."""
-    from nile_align.scoring import Scorer
+    from nile_align.judge.scoring import Scorer
 
     return Scorer(cache=None)
 

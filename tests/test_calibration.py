@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from nile_align.calibration import (
+from nile_align.evaluation.calibration import (
     calibrate,
     calibration_key,
     find_calibration,
@@ -20,7 +20,7 @@ from nile_align.calibration import (
     save_calibration,
 )
 from nile_align.cli import main
-from nile_align.signature import Signature
+from nile_align.judge.signature import Signature
 
 from tiny_model import build_tiny_model
 
@@ -70,7 +70,7 @@ def test_calibration_files_round_trip_and_are_found_by_signature(tmp_path):
 def planted(tmp_path_factory):
     """The tiny model trained (LoRA) to answer Yes for sentences saying "Yes Yes", and pairs
     with that signal."""
-    from nile_align.finetune import train_judge
+    from nile_align.judge.finetune import train_judge
 
     tmp = tmp_path_factory.mktemp("planted")
     tiny = build_tiny_model(tmp / "tiny")

@@ -15,9 +15,9 @@ import pytest
 
 from nile_align.cli import main
 from nile_align.errors import CorpusError, UsageError
-from nile_align.evaluate import load_labelled, load_preferences, load_ratings, run_evaluation
-from nile_align.scoring import Scorer, parse_answer
-from nile_align.templates import get_template
+from nile_align.evaluation.evaluate import load_labelled, load_preferences, load_ratings, run_evaluation
+from nile_align.judge.scoring import Scorer, parse_answer
+from nile_align.judge.templates import get_template
 
 from tiny_model import build_tiny_model
 
@@ -54,7 +54,7 @@ def test_importers_report_rows():
 
 
 def test_shipped_evaluation_sets_are_balanced_and_valid():
-    from nile_align.validate import validate
+    from nile_align.nile.validate import validate
 
     pairs = load_labelled(EVAL, a="nile", b="text")
     assert len(pairs) >= 150 and pairs["label"].sum() * 2 == len(pairs)
@@ -134,7 +134,7 @@ def test_evaluate_shipped_set_with_default_model_and_all_baselines(tmp_path):
 
 
 def test_shipped_few_shot_examples_are_the_templates_own():
-    from nile_align.templates import get_template
+    from nile_align.judge.templates import get_template
 
     rows = pd.read_csv(ROOT / "corpora" / "few-shot-examples.csv")
     assert set(rows["template"]) == {"net", "para", "fr"}

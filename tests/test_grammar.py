@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from nile_align import NileSyntaxError, parse, parse_with_warnings
-from nile_align.intent import Bandwidth, Function, Quota
+from nile_align.nile.intent import Bandwidth, Function, Quota
 
 # The Nile examples of the papers' prompts (star-pluie Prompt segments 3 and 7).
 PAPER_PROMPT_NILE = [

@@ -9,11 +9,11 @@ import networkx as nx
 import pandas as pd
 import pytest
 
-from nile_align.blocking import candidate_pairs
-from nile_align.checker import check, summarize
+from nile_align.graph.blocking import candidate_pairs
+from nile_align.graph.checker import check, summarize
 from nile_align.corpus import load_pairs
 from nile_align.errors import CorpusError, UsageError
-from nile_align.graph import _align_edges, build_graph, intent_id, propagate, sentence_id
+from nile_align.graph.translation import _align_edges, build_graph, intent_id, propagate, sentence_id
 from nile_align.pipeline import run_check
 from nile_align.report import write_outputs
 
@@ -296,7 +296,7 @@ def test_an_inference_decides_an_uncertain_pair_but_never_against_its_facts():
 
 
 def test_a_model_without_evidence_leaves_the_facts_to_decide_and_paraphrases_unknown():
-    from nile_align.verdict import Judge
+    from nile_align.judge.verdict import Judge
 
     nil = Judge(-2.0, counts=False, source="calibration", auc=0.5, auc_ci=(0.45, 0.55))
     rows = [(I1, N1), (I1, N4), (I1, N3)]

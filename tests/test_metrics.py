@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score, cohen_kappa_score, f1_score, precision_score
 
-from nile_align.metrics import (
+from nile_align.evaluation.metrics import (
     best_f1_threshold,
     bootstrap_ci,
     classification,

@@ -15,7 +15,7 @@ import json, sys
 import nile_align
 from nile_align.resources import data_dir
 from nile_align.cli import main
-from nile_align.templates import available_templates
+from nile_align.judge.templates import available_templates
 assert set(available_templates()) >= {"net", "para", "fr", "rev"}
 print(json.dumps({"module": nile_align.__file__, "grammar": str(data_dir("grammar")),
                   "templates": str(data_dir("templates")), "corpora": str(data_dir("corpora"))}))

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nile_align import NileSyntaxError, diff, parse
-from nile_align.semantics import check
-from nile_align.synth import random_intent, render
-from nile_align.validate import validate
+from nile_align.nile.semantics import check
+from nile_align.nile.synth import random_intent, render
+from nile_align.nile.validate import validate
 
 # Characters that matter to the grammar, weighted by repetition, plus any Unicode character.
 GRAMMAR_CHARS = "'''(((),,,:: \n\t\"abcdefghilmnoprstuvwxyz0123456789/.-_ABZ"

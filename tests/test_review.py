@@ -10,10 +10,10 @@ import pytest
 from review_corpus import BAD, H1, I1, I2, M1, M2, M3, N1, N2, N3, P1, checked
 
 from nile_align.errors import CorpusError, UsageError
-from nile_align.grammar import parse
-from nile_align.graph import intent_id, sentence_id
-from nile_align.labelstudio import import_annotations, tasks
-from nile_align.review import NileEditError, ReviewStore, load_decisions
+from nile_align.nile.grammar import parse
+from nile_align.graph.translation import intent_id, sentence_id
+from nile_align.review.labelstudio import import_annotations, tasks
+from nile_align.review.store import NileEditError, ReviewStore, load_decisions
 
 
 @pytest.fixture
@@ -217,7 +217,7 @@ def test_label_studio_tasks_and_import(out, tmp_path):
 def test_tty_mode_decides_with_the_same_keys(out, monkeypatch):
     from rich.console import Console
 
-    from nile_align.ttyreview import review_tty
+    from nile_align.review.terminal import review_tty
 
     screen = io.StringIO()
     # first flag (cond5): reject, naming sentence 2 as wrong, with a note; next: skip;
@@ -238,7 +238,7 @@ def test_tty_mode_decides_with_the_same_keys(out, monkeypatch):
 def test_tty_mode_shows_an_uncertain_flag_with_its_reasons(out, monkeypatch):
     from rich.console import Console
 
-    from nile_align.ttyreview import review_tty
+    from nile_align.review.terminal import review_tty
 
     screen = io.StringIO()
     with ReviewStore(out) as store:
@@ -259,7 +259,7 @@ def test_tty_mode_shows_an_uncertain_flag_with_its_reasons(out, monkeypatch):
 def test_tty_mode_accepts_a_suggested_repair_with_f(out, monkeypatch):
     from rich.console import Console
 
-    from nile_align.ttyreview import review_tty
+    from nile_align.review.terminal import review_tty
 
     screen = io.StringIO()
     with ReviewStore(out) as store:
@@ -296,7 +296,7 @@ def test_review_cli_export_and_labelstudio(out, tmp_path, capsys):
 
 
 def test_a_repair_suggestion_is_accepted_as_an_edit_of_its_sentence_only(out, tmp_path):
-    from nile_align.review import suggestion_diff, suggestion_edit
+    from nile_align.review.store import suggestion_diff, suggestion_edit
 
     with ReviewStore(out) as store:
         flag = by_rule(store)["cond6"]
@@ -321,6 +321,6 @@ def test_a_repair_suggestion_is_accepted_as_an_edit_of_its_sentence_only(out, tm
 
 
 def _align(g):
-    from nile_align.graph import _align_edges
+    from nile_align.graph.translation import _align_edges
 
     return _align_edges(g)

@@ -15,8 +15,8 @@ import pytest
 
 from nile_align.cli import main
 from nile_align.errors import UsageError
-from nile_align.scale import merge_parts, pair_id, parse_shard, shard_mask
-from nile_align.scoring import Scorer
+from nile_align.judge.scale import merge_parts, pair_id, parse_shard, shard_mask
+from nile_align.judge.scoring import Scorer
 
 from tiny_model import CORPUS, build_tiny_model
 
@@ -101,7 +101,7 @@ def ray_scorer(tiny_dir):
         if os.environ.get("NILE_ALIGN_REQUIRE_RAY"):
             pytest.fail("ray is missing; `make test` installs the [ray] extra")
         pytest.skip("ray is missing (`make test` installs the [ray] extra)")
-    from nile_align.scale import RayScorer
+    from nile_align.judge.scale import RayScorer
 
     # A local cluster inside the test: 2 CPUs, 2 workers, one tiny model each.
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from nile_align.errors import UsageError
-from nile_align.scoring import AnswerTokenError, Scorer, parse_answer
-from nile_align.templates import load_template
+from nile_align.judge.scoring import AnswerTokenError, Scorer, parse_answer
+from nile_align.judge.templates import load_template
 
 from tiny_model import build_tiny_model
 

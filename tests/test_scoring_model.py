@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nile_align.scoring import AnswerTokenError, Scorer
-from nile_align.templates import available_templates
+from nile_align.judge.scoring import AnswerTokenError, Scorer
+from nile_align.judge.templates import available_templates
 
 pytestmark = pytest.mark.model
 

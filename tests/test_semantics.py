@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nile_align.validate import validate
+from nile_align.nile.validate import validate
 
 CASES = [
     # (intent, kind, line, column, message)

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from nile_align.scoring import Scorer
-from nile_align.templates import TemplateError, available_templates, get_template, load_template
+from nile_align.judge.scoring import Scorer
+from nile_align.judge.templates import TemplateError, available_templates, get_template, load_template
 
 from tiny_model import build_tiny_model
 

@@ -14,12 +14,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from nile_align.grammar import parse
-from nile_align.perturb import KINDS
-from nile_align.scoring import Scorer
-from nile_align.synth import random_intent
-from nile_align.trainingdata import perturb, realise, structure, training_pairs
-from nile_align.validate import validate
+from nile_align.nile.grammar import parse
+from nile_align.nile.perturb import KINDS
+from nile_align.judge.scoring import Scorer
+from nile_align.nile.synth import random_intent
+from nile_align.judge.trainingdata import perturb, realise, structure, training_pairs
+from nile_align.nile.validate import validate
 
 from tiny_model import build_tiny_model
 
@@ -67,7 +67,7 @@ def test_generators_do_not_depend_on_the_hash_seed(tmp_path, neat_rows):
     (set iteration order changes with it; nothing may draw in that order)."""
     neat = tmp_path / "neat.tsv"
     pd.DataFrame(neat_rows[:60]).to_csv(neat, sep="\t", index=False)
-    code = ("import sys, hashlib, pandas as pd; from nile_align.trainingdata import training_pairs;"
+    code = ("import sys, hashlib, pandas as pd; from nile_align.judge.trainingdata import training_pairs;"
             "n = pd.read_csv(sys.argv[1], sep='\\t');"
             "f = training_pairs(neat=list(zip(n.nile, n.text)), generated=150, seed=1);"
             "print(len(f), hashlib.sha1(f.to_csv(index=False).encode()).hexdigest())")
@@ -79,7 +79,7 @@ def test_generators_do_not_depend_on_the_hash_seed(tmp_path, neat_rows):
 
 
 def test_curriculum_batches_draw_easy_examples_first():
-    from nile_align.finetune import batch_indices
+    from nile_align.judge.finetune import batch_indices
 
     easy = [0, 2, 4, 6]
     first = [batch_indices(k, 3, 10, easy, 5, seed=1) for k in range(5)]
@@ -111,7 +111,7 @@ def test_perturbations_change_the_intent_and_realisations_state_numbers():
 
 
 def test_tiny_model_training_lowers_the_loss_and_resumes(tmp_path):
-    from nile_align.finetune import train_judge
+    from nile_align.judge.finetune import train_judge
 
     tiny = build_tiny_model(tmp_path / "tiny")
     pairs = pd.DataFrame({"a": ["guests block ftp", "staff allow ssh"] * 4,

@@ -8,7 +8,7 @@ import math
 import pandas as pd
 import pytest
 
-from nile_align.verdict import Judge, compose, verdicts
+from nile_align.judge.verdict import Judge, compose, verdicts
 
 CONTRADICTED = {"kind": "rate", "fact": "4 mbps", "status": "contradicted",
                 "detail": "the sentence says '40 Mbps'", "required": True}

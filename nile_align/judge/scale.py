@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import UsageError
+from ..errors import UsageError
 
 __all__ = ["RayScorer", "merge_parts", "pair_id", "parse_shard", "shard_mask", "write_frame"]
 
@@ -60,7 +60,7 @@ def shard_mask(frame, *, a: str, b: str, shard: tuple[int, int],
 
 
 def _read_part(path: Path):
-    from .corpus import read_table
+    from ..corpus import read_table
 
     frame = read_table(str(path))
     missing = [c for c in (*PART_COLUMNS, "signature") if c not in frame.columns]

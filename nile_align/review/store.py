@@ -36,12 +36,12 @@ import json
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .errors import CorpusError, UsageError
+from ..errors import CorpusError, UsageError
+from ..graph.decisions import Decisions
 
 __all__ = ["ACTIONS", "Decisions", "ReviewStore", "STORE_NAME", "evidence_hash",
            "format_records", "load_decisions", "nile_spans", "suggestion_diff",
@@ -118,8 +118,8 @@ def suggestion_edit(flag: dict) -> dict:
 
 def suggestion_diff(flag: dict) -> list:
     """What a flag's repair suggestion changes (:func:`nile_align.intent.diff`)."""
-    from .grammar import parse
-    from .intent import diff
+    from ..nile.grammar import parse
+    from ..nile.intent import diff
 
     if not flag.get("suggested_nile"):
         return []
@@ -155,43 +155,6 @@ def effects(flag: dict, action: str, answer: dict) -> list[dict]:
                              "translation of the intent")
         return [{"type": "align", "nile": nile[0], "text": target, "decision": False}, para]
     return [para]
-
-
-@dataclass
-class Decisions:
-    """The current decisions of a store, as the graph takes them: alignment and paraphrase
-    records, corpus edits, and the evidence each decided flag was decided on."""
-
-    align: list[dict] = field(default_factory=list)
-    para: list[dict] = field(default_factory=list)
-    edits: list[dict] = field(default_factory=list)
-    decided: dict[str, str] = field(default_factory=dict)
-
-    def apply_edits(self, corpus):
-        """``corpus`` (load_pairs output) with the edits applied; edited Nile re-validated."""
-        from .validate import validate
-
-        if not self.edits:
-            return corpus
-        out = corpus.copy()
-        for e in self.edits:
-            if e["field"] == "text":
-                out.loc[out["text"] == e["old"], "text"] = e["new"]
-                continue
-            hit = (out["nile"] == e["old"]) | (out["canonical"] == e["old"])
-            if e.get("text"):
-                hit &= out["text"] == e["text"]
-            if not hit.any():
-                continue
-            v = validate(e["new"])
-            ok = v.valid and v.intent is not None
-            out.loc[hit, "nile"] = e["new"]
-            out.loc[hit, "valid"] = ok
-            out.loc[hit, "canonical"] = v.intent.replace(name=None).canonical() if ok else None
-            out.loc[hit, "key"] = v.intent.key() if ok else None
-            out.loc[hit, "error"] = None if ok else "; ".join(
-                f"{d.line}:{d.column}: {d.message}" for d in v.errors)
-        return out
 
 
 class ReviewStore:
@@ -311,7 +274,7 @@ class ReviewStore:
         flag = self.flag(flag_id)
         answer = dict(answer or {})
         if action == "edit" and answer.get("field") == "nile":
-            from .validate import validate
+            from ..nile.validate import validate
 
             v = validate(str(answer.get("new", "")), source="edit")
             if not v.valid:
@@ -445,7 +408,7 @@ class _Transaction:
 def load_decisions(path: str | Path) -> Decisions:
     """Decisions from a review store (``review.sqlite``) or a table of (nile, text, decision)
     rows (CSV/TSV/JSONL/Parquet), for ``check --decisions``."""
-    from .corpus import _gold, read_table
+    from ..corpus import _gold, read_table
 
     path = Path(path)
     if path.is_dir():

@@ -17,15 +17,13 @@ import time
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import networkx as nx
 
-from .errors import UsageError
-from .verdict import Judge, compose
-
-if TYPE_CHECKING:
-    from .review import Decisions
+from ..errors import UsageError
+from ..judge.verdict import Judge, compose
+from .decisions import Decisions
 
 __all__ = ["ScoreFn", "build_graph", "decide", "intent_id", "mutual", "sentence_id",
            "propagate", "SOURCES"]
@@ -72,15 +70,15 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     calibration (:func:`~nile_align.calibration.resolve_judge`, ``threshold`` overriding its
     T) and, for a plain score function, a score that counts at ``threshold`` (default 0).
     ``decisions``: reviewed ``{"nile", "text", "decision"}`` records or a review store's
-    :class:`~nile_align.review.Decisions` (alignments and paraphrases), the strongest
+    :class:`~nile_align.graph.decisions.Decisions` (alignments and paraphrases), the strongest
     evidence. Alignments are not yet propagated: call :func:`propagate`.
     """
+    from ..nile.facts import nile_facts
     from .blocking import candidate_pairs
-    from .facts import nile_facts
 
     score, signature, sig = _provider(scorer, template)
     if judge is None:
-        from .calibration import resolve_judge
+        from ..evaluation.calibration import resolve_judge
 
         judge = resolve_judge(sig, threshold=threshold) if sig is not None else \
             Judge(0.0 if threshold is None else float(threshold), True,
@@ -160,8 +158,6 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     rest: list[float | None] = [*values[len(align):]] or [None] * (2 * len(ordered))
     for n, (u, v) in enumerate(ordered):
         g.add_edge(u, v, kind="para", u=u, score_uv=rest[2 * n], score_vu=rest[2 * n + 1])
-    from .review import Decisions
-
     if not isinstance(decisions, Decisions):
         decisions = Decisions(align=list(decisions or ()))
     for d in decisions.align:
@@ -178,7 +174,7 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
 
 def _apply_decision(g: nx.Graph, record: dict) -> None:
     """Record one reviewed decision on its align edge (added when the pair was unscored)."""
-    from .validate import validate
+    from ..nile.validate import validate
 
     v = validate(str(record["nile"]))
     if not v.valid or v.intent is None:
@@ -303,7 +299,7 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
 
 def _facts(g: nx.Graph, i: str, s: str) -> list[dict]:
     """The fact check of a pair the corpus does not have (what matched left out)."""
-    from .facts import check_facts, parse_or_none
+    from ..nile.facts import check_facts, parse_or_none
 
     intent = parse_or_none(g.nodes[i]["canonical"])
     found = check_facts(intent, g.nodes[s]["text"]) if intent is not None else []

@@ -15,9 +15,9 @@ from typing import Any
 
 import networkx as nx
 
-from .graph import _align_edges, aligned_intents, decide, mutual, propagate
+from ..judge.verdict import VERDICTS, Judge
 from .systems import compare
-from .verdict import VERDICTS, Judge
+from .translation import _align_edges, aligned_intents, decide, mutual, propagate
 
 __all__ = ["Flag", "RULES", "check", "summarize"]
 
@@ -110,8 +110,8 @@ class _Flagger:
 
     def suggestion(self, score: dict) -> tuple[str, str] | None:
         """(repaired Nile, sentence) for an align score whose facts are contradicted."""
-        from .facts import parse_or_none
-        from .repair import suggest
+        from ..nile.facts import parse_or_none
+        from ..nile.repair import suggest
 
         if score["kind"] != "align" or not any(f["status"] == "contradicted"
                                                for f in score["facts"]):

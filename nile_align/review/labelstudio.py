@@ -16,9 +16,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .checker import RULES
-from .errors import CorpusError, UsageError
-from .review import ReviewStore, effects
+from ..errors import CorpusError, UsageError
+from ..graph.checker import RULES
+from .store import ReviewStore, effects
 
 __all__ = ["LABEL_CONFIG", "import_annotations", "tasks"]
 

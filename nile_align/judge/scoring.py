@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__
+from ..errors import NileAlignError, UsageError
+from .. import __version__
 from .cache import ScoreCache, pair_key
-from .errors import NileAlignError, UsageError
 from .models import LoadedModel, cache_root, load_model
 from .signature import Signature, short_hash
 from .templates import Template, get_template
@@ -619,7 +619,7 @@ def score_frame(scorer: Any, frame, *, a: str, b: str, template: str | Template 
     or :class:`nile_align.scale.RayScorer`)."""
     import pandas as pd
 
-    from .corpus import require_columns
+    from ..corpus import require_columns
 
     require_columns(frame, (a, b, *(extra or {}).values()))
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import UsageError
+from ..errors import UsageError
 
 __all__ = ["BASELINES", "MiniLM", "baseline_scores", "minilm_path"]
 

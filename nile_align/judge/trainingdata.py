@@ -15,8 +15,8 @@ import random
 import re
 from collections.abc import Iterable
 
-from .intent import Bandwidth, Function, Intent, Quota, Schedule
-from .synth import random_intent
+from ..nile.intent import Bandwidth, Function, Intent, Quota, Schedule
+from ..nile.synth import random_intent
 
 __all__ = ["perturb", "realise", "structure", "training_pairs"]
 
@@ -101,7 +101,7 @@ def realise(intent: Intent, rng: random.Random) -> str:
 def perturb(intent: Intent, rng: random.Random) -> tuple[Intent, str] | None:
     """``intent`` with one realistic error (and its kind, see :data:`nile_align.perturb.KINDS`),
     drawn with ``rng`` among every kind that applies; None if none applies."""
-    from .perturb import perturbations
+    from ..nile.perturb import perturbations
 
     options = perturbations(intent)
     if not options:
@@ -137,8 +137,8 @@ def training_pairs(*, neat: Iterable[tuple[str, str]] = (), generated: int = 200
     """
     import pandas as pd
 
-    from .grammar import parse
-    from .validate import validate
+    from ..nile.grammar import parse
+    from ..nile.validate import validate
 
     rng = random.Random(seed)
     banned = set(exclude)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import NileAlignError
 from .attention import enable_grouped_attention
-from .errors import NileAlignError
 
 __all__ = ["EMBEDDED_GGUF", "LoadedModel", "ModelLoadError", "ModelSpec", "embedded_model_path",
            "file_digest", "load_model", "resolve_model"]

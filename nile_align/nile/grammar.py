@@ -20,7 +20,8 @@ from typing import NoReturn, cast
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 
-from .errors import Diagnostic, NileSyntaxError
+from ..errors import Diagnostic, NileSyntaxError
+from ..resources import read_text
 from .intent import (
     CHAIN_KINDS,
     LOCATION_KINDS,
@@ -39,7 +40,6 @@ from .intent import (
     Schedule,
     Time,
 )
-from .resources import read_text
 from .semantics import UNIT_SPELLINGS
 
 __all__ = ["NileParser", "parse", "parse_with_warnings", "default_parser"]

@@ -182,7 +182,7 @@ def load(text: str) -> Vocabulary:
 @functools.cache
 def vocabulary() -> Vocabulary:
     """The shipped vocabulary (``grammar/vocabulary.toml``), loaded once."""
-    from .resources import read_text
+    from ..resources import read_text
 
     return load(read_text("grammar", "vocabulary.toml"))
 

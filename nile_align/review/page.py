@@ -27,9 +27,9 @@ from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 from markupsafe import Markup
 
-from .checker import RULES
-from .errors import UsageError
-from .review import ReviewStore, format_records, nile_spans, suggestion_diff, suggestion_edit
+from ..errors import UsageError
+from ..graph.checker import RULES
+from .store import ReviewStore, format_records, nile_spans, suggestion_diff, suggestion_edit
 
 __all__ = ["ReviewServer", "highlight_nile", "is_loopback", "make_server"]
 
@@ -59,11 +59,16 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def _asset(name: str):
+    """A file of the page's assets (templates, style sheet, script)."""
+    return resources.files("nile_align.review").joinpath("assets", name)
+
+
 def _env():
     from jinja2 import Environment, FunctionLoader, select_autoescape
 
     def load(name: str) -> str:
-        return resources.files("nile_align").joinpath("web", name).read_text(encoding="utf-8")
+        return _asset(name).read_text(encoding="utf-8")
 
     return Environment(loader=FunctionLoader(load), autoescape=select_autoescape(default=True),
                        trim_blocks=True, lstrip_blocks=True)
@@ -194,7 +199,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._flag(path[len("/flag/"):], query)
         elif path.startswith("/static/") and path[len("/static/"):] in _STATIC:
             name = path[len("/static/"):]
-            body = resources.files("nile_align").joinpath("web", name).read_bytes()
+            body = _asset(name).read_bytes()
             self._send(200, body, _STATIC[name] + "; charset=utf-8")
         elif path.startswith("/export/"):
             self._export(path[len("/export/"):])

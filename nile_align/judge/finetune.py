@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .errors import UsageError
+from ..errors import UsageError
 
 __all__ = ["LORA_TARGETS", "batch_indices", "train_judge"]
 

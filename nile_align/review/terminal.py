@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checker import RULES
-from .errors import UsageError
-from .review import NileEditError, ReviewStore, nile_spans, suggestion_diff, suggestion_edit
+from ..errors import UsageError
+from ..graph.checker import RULES
+from .store import NileEditError, ReviewStore, nile_spans, suggestion_diff, suggestion_edit
 
 __all__ = ["review_tty"]
 

@@ -15,8 +15,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import NileAlignError
-from .resources import data_dir
+from ..errors import NileAlignError
+from ..resources import data_dir
 
 __all__ = ["Message", "Template", "TemplateError", "available_templates", "get_template",
            "load_template"]

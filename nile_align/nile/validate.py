@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import cast
 
-from .corpus import TextRecord
-from .errors import Diagnostic, NileSyntaxError
+from ..errors import Diagnostic, NileSyntaxError
 from .grammar import NileParser, default_parser
 from .intent import Intent
 from .semantics import check
 
-__all__ = ["Validation", "validate", "validate_records", "ValidationSummary"]
+__all__ = ["Validation", "validate", "ValidationSummary"]
 
 
 @dataclass
@@ -78,23 +75,6 @@ def validate(text: str, *, lenient: bool = False, source: str = "<string>",
                       sorted(warnings + [d for d in diagnostics if d.severity == "warning"],
                              key=lambda d: (d.line, d.column)), source,
                       notes=[d for d in diagnostics if d.severity == "note"])
-
-
-def validate_records(records: Iterable[TextRecord], *, lenient: bool = False,
-                     parser: NileParser | None = None) -> Iterator[Validation]:
-    """Validate every record of a corpus, in input order; malformed rows stay in the stream."""
-    parser = parser or default_parser()
-    for rec in records:
-        if rec.problem is not None:
-            v = Validation(rec.text, None, [Diagnostic(1, 1, rec.problem, "row")], [])
-        else:
-            v = validate(cast(str, rec.text), lenient=lenient, source=rec.source, parser=parser)
-        v.source, v.line, v.row = rec.source, rec.line, rec.row
-        if rec.line != 1:
-            v.errors = [d.shifted(rec.line - 1) for d in v.errors]
-            v.warnings = [d.shifted(rec.line - 1) for d in v.warnings]
-            v.notes = [d.shifted(rec.line - 1) for d in v.notes]
-        yield v
 
 
 @dataclass

@@ -733,7 +733,7 @@ def nile_facts(refs: list[str], sentences: list[str]) -> list[list[Finding]]:
 def parse_or_none(text: str) -> Intent | None:
     """The intent of a Nile text, or None when it does not parse (cached: corpora repeat
     their intents)."""
-    from .errors import NileAlignError
+    from ..errors import NileAlignError
     from .grammar import parse
 
     try:

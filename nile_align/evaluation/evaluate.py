@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import CorpusError, UsageError
+from ..errors import CorpusError, UsageError
 
 __all__ = ["EvalResult", "Method", "load_labelled", "load_preferences", "load_ratings",
            "run_evaluation", "JUDGES"]
@@ -25,7 +25,7 @@ def _open(source, fmt: str | None, columns: Sequence[str], texts: Sequence[str])
     """(name, frame) of a path or DataFrame that has ``columns``, with non-empty ``texts``."""
     import pandas as pd
 
-    from .corpus import read_table, require_columns
+    from ..corpus import read_table, require_columns
 
     if isinstance(source, pd.DataFrame):
         name, frame = "<DataFrame>", source.copy()
@@ -43,7 +43,7 @@ def load_labelled(source, *, a: str = "a", b: str = "b", label: str = "label",
                   fmt: str | None = None):
     """Labelled pairs (reference ``a``, candidate ``b``, ``label`` 0/1) as columns a, b,
     label; a bad label is reported with its row number."""
-    from .corpus import _gold
+    from ..corpus import _gold
 
     name, frame = _open(source, fmt, [a, b, label], [a, b])
     labels = []
@@ -140,12 +140,12 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
     vetoes (a contradicted fact rejects the pair), so each part's contribution shows."""
     import pandas as pd
 
-    from . import __version__
+    from ..judge.verdict import Judge
+    from ..nile.facts import fact_score, nile_facts, veto
+    from .. import __version__
     from .baselines import BASELINES, MiniLM, baseline_scores
     from .calibration import resolve_judge
-    from .facts import fact_score, nile_facts, veto
     from .metrics import best_f1_threshold, bootstrap_ci, classification, preference
-    from .verdict import Judge
 
     unknown = [j for j in judges if j not in JUDGES]
     if unknown:
@@ -153,7 +153,7 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
     a, b = pairs["a"].tolist(), pairs["b"].tolist()
     methods: list[Method] = []
     if (metrics or judges) and scorer is None:
-        from .scoring import Scorer
+        from ..judge.scoring import Scorer
 
         scorer = Scorer()
     judges_of: dict[str, Judge] = {}
@@ -301,7 +301,7 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
 def verdict_codes(findings, scores, judge) -> np.ndarray:
     """The composed verdict of each pair as a score: 1 aligned, 0 uncertain, −1 not aligned
     (so ``> 0.5`` is "aligned", uncertain counting as not aligned)."""
-    from .verdict import compose
+    from ..judge.verdict import compose
 
     code = {"aligned": 1.0, "uncertain": 0.0, "not_aligned": -1.0}
     return np.array([code[compose(f, float(x), judge).verdict]

@@ -12,7 +12,7 @@ import datetime as _dt
 import re
 from collections.abc import Iterator
 
-from .errors import Diagnostic
+from ..errors import Diagnostic
 from .intent import NEGATION, Bandwidth, Function, Intent, Pos, Quota, Time
 
 __all__ = ["BANDWIDTH_UNITS", "QUOTA_UNITS", "QUOTA_DIRECTIONS", "BANDWIDTH_BOUNDS",

@@ -15,15 +15,15 @@ from typing import Any
 
 import numpy as np
 
-from .facts import CATEGORIES, category
-from .verdict import VERDICTS
+from ..judge.verdict import VERDICTS
+from ..nile.facts import CATEGORIES, category
 
 __all__ = ["compare", "ranked", "table"]
 
 
 def compare(g: Any, flags: list, *, resamples: int = 1000, seed: int = 0) -> dict[str, dict]:
     """Per-system figures of a checked graph, keyed by system name (empty without systems)."""
-    from .graph import _align_edges
+    from .translation import _align_edges
 
     rows: dict[str, list[tuple[str, list[dict], bool | None]]] = {}
     for _, _, e in _align_edges(g):

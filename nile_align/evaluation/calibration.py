@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import CorpusError, UsageError
-from .verdict import Judge
+from ..errors import CorpusError, UsageError
+from ..judge.verdict import Judge
 
 __all__ = ["Calibration", "SHIPPED", "calibrate", "calibration_key", "default_path",
            "find_calibration", "load_calibrations", "resolve_judge", "save_calibration"]
@@ -67,7 +67,7 @@ class Calibration:
 def calibration_key(signature: Any) -> str:
     """The key of a scorer signature: what changes a score, except the dtype (a calibration
     of the float32 weights holds for bfloat16 within its noise) and the threshold."""
-    from .signature import short_hash
+    from ..judge.signature import short_hash
 
     answers = ",".join(f"{w}={i}" for w, i in signature.answers)
     return short_hash("|".join([signature.model_hash, signature.template_hash,
@@ -95,7 +95,7 @@ def auc_interval(labels: np.ndarray, scores: np.ndarray, *, resamples: int = 100
 def calibrate(labels, scores, *, signature: Any, data: str, resamples: int = 1000,
               seed: int = 0) -> Calibration:
     """The calibration of scores made with ``signature`` against 0/1 ``labels``."""
-    from . import __version__
+    from .. import __version__
     from .metrics import best_f1_threshold, classification
 
     y = np.asarray(labels, dtype=int)
@@ -111,7 +111,7 @@ def calibrate(labels, scores, *, signature: Any, data: str, resamples: int = 100
 
 def default_path() -> Path:
     """The user's calibration file."""
-    from .models import cache_root
+    from ..judge.models import cache_root
 
     return cache_root() / "calibrations.json"
 
@@ -149,7 +149,7 @@ def save_calibration(calibration: Calibration, path: str | Path) -> Path:
 
 
 def _shipped() -> dict[str, Calibration]:
-    from .resources import data_dir
+    from ..resources import data_dir
 
     entry = data_dir("templates").joinpath(SHIPPED)
     return _parse(entry.read_text(encoding="utf-8"), f"templates/{SHIPPED}") \

@@ -112,7 +112,7 @@ NOT_NILE = {"status": "missing", "kind": "nile", "fact": "A is not valid Nile",
 
 def verdicts(frame, *, a: str, b: str, judge: Judge, score: str = "score"):
     """``frame`` (scored NL↔Nile pairs, A = Nile) with ``verdict`` and ``reasons`` columns."""
-    from .facts import check_facts, parse_or_none
+    from ..nile.facts import check_facts, parse_or_none
 
     out = frame.copy()
     results = []
