@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pandas as pd  # noqa: E402
 from _report import stamp, write_section  # noqa: E402
 
+from nile_align.corpus import load_pairs  # noqa: E402
 from nile_align.graph.blocking import candidate_pairs  # noqa: E402
 from nile_align.graph.checker import check, summarize  # noqa: E402
-from nile_align.corpus import load_pairs  # noqa: E402
 from nile_align.graph.translation import build_graph, propagate  # noqa: E402
 
 SUBJECTS = ["guests", "students", "staff", "dorms", "labs", "visitors", "servers", "faculty"]

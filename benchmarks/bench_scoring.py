@@ -23,8 +23,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import stamp, write_section  # noqa: E402
 
-from nile_align.resources import data_dir  # noqa: E402
 from nile_align.judge.scoring import Scorer  # noqa: E402
+from nile_align.resources import data_dir  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

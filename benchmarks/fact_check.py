@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pandas as pd  # noqa: E402
 from _report import stamp  # noqa: E402
 
+from nile_align.judge.verdict import Judge, compose  # noqa: E402
 from nile_align.nile.facts import check_facts, parse_or_none  # noqa: E402
 from nile_align.nile.perturb import KINDS, perturbations  # noqa: E402
-from nile_align.judge.verdict import Judge, compose  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "neat-rein-dev.tsv"

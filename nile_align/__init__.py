@@ -30,8 +30,7 @@ from .nile.intent import (
     diff,
 )
 from .nile.validate import Validation, validate
-
-__version__ = "0.1.0"
+from .resources import __version__
 
 #: Public names loaded on first use, and where they live.
 _LAZY = {

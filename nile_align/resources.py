@@ -1,5 +1,5 @@
-"""Find the data folders (``grammar/``, ``templates/``, ``corpora/``) of an installed
-or checked-out nile_align.
+"""What this nile_align installation is: its version, and where its data folders
+(``grammar/``, ``templates/``, ``corpora/``) are.
 
 A wheel carries them inside the package as ``nile_align/_data/<name>`` (see
 ``pyproject.toml``); a source checkout or an editable install has them at the
@@ -11,6 +11,9 @@ from __future__ import annotations
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+
+#: The package version (read by the build backend from here; in every score's signature).
+__version__ = "0.1.0"
 
 
 def data_dir(name: str) -> Traversable:

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from nile_align.cli import main
 from nile_align.evaluation.calibration import (
     calibrate,
     calibration_key,
@@ -19,7 +20,6 @@ from nile_align.evaluation.calibration import (
     resolve_judge,
     save_calibration,
 )
-from nile_align.cli import main
 from nile_align.judge.signature import Signature
 
 from tiny_model import build_tiny_model

@@ -15,7 +15,12 @@ import pytest
 
 from nile_align.cli import main
 from nile_align.errors import CorpusError, UsageError
-from nile_align.evaluation.evaluate import load_labelled, load_preferences, load_ratings, run_evaluation
+from nile_align.evaluation.evaluate import (
+    load_labelled,
+    load_preferences,
+    load_ratings,
+    run_evaluation,
+)
 from nile_align.judge.scoring import Scorer, parse_answer
 from nile_align.judge.templates import get_template
 

@@ -9,11 +9,17 @@ import networkx as nx
 import pandas as pd
 import pytest
 
-from nile_align.graph.blocking import candidate_pairs
-from nile_align.graph.checker import check, summarize
 from nile_align.corpus import load_pairs
 from nile_align.errors import CorpusError, UsageError
-from nile_align.graph.translation import _align_edges, build_graph, intent_id, propagate, sentence_id
+from nile_align.graph.blocking import candidate_pairs
+from nile_align.graph.checker import check, summarize
+from nile_align.graph.translation import (
+    _align_edges,
+    build_graph,
+    intent_id,
+    propagate,
+    sentence_id,
+)
 from nile_align.pipeline import run_check
 from nile_align.report import write_outputs
 

@@ -30,7 +30,11 @@ def test_installed_wheel_finds_its_grammar_and_corpora(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
                     "-q", "-w", str(dist), str(ROOT)], check=True, capture_output=True)
     (wheel,) = dist.glob("nile_align-*.whl")
+    from nile_align import __version__
+
+    assert wheel.name.startswith(f"nile_align-{__version__}-")  # read from nile_align.resources
     names = zipfile.ZipFile(wheel).namelist()
+    assert "nile_align/review/assets/review.js" in names  # the review page's own files
     assert "nile_align/_data/grammar/nile.lark" in names
     assert "nile_align/_data/grammar/nile-lenient.lark" in names
     assert "nile_align/_data/corpora/demo.csv" in names

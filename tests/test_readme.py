@@ -71,3 +71,22 @@ def test_readme_console_example(steps, workdir):
 def test_readme_names_the_two_commands():
     text = (ROOT / "README.md").read_text()
     assert "make run" in text and "make test" in text
+
+
+def test_readme_library_api_imports_work():
+    """Every import the README's Python examples and its Library API table name resolves."""
+    text = (ROOT / "README.md").read_text()
+    code = "\n".join(re.findall(r"```python\n(.*?)```", text, re.S))
+    statements = re.findall(r"^(?:from \S+ )?import [^\n#]+", code, re.M)
+    api = text[text.index("## Library API"):text.index("## How the code is laid out")]
+    for row in re.findall(r"^\|[^|\n]*\| `(nile_align[.\w]*)`([^|\n]*)\| ([^|\n]+)\|$", api, re.M):
+        first, more, names = row
+        package = first.rpartition(".")[0]
+        modules = [first] + [package + m for m in re.findall(r"`(\.\w+)`", more)]
+        for name in re.findall(r"`(\w+)`", names):
+            owner = [m for m in modules if hasattr(__import__(m, fromlist=[name]), name)]
+            assert owner, f"{name} is in none of {modules}"
+            statements.append(f"from nile_align import {name}")
+    assert len(statements) > 20
+    for statement in statements:
+        exec(statement, {})

@@ -10,8 +10,8 @@ import pytest
 from review_corpus import BAD, H1, I1, I2, M1, M2, M3, N1, N2, N3, P1, checked
 
 from nile_align.errors import CorpusError, UsageError
-from nile_align.nile.grammar import parse
 from nile_align.graph.translation import intent_id, sentence_id
+from nile_align.nile.grammar import parse
 from nile_align.review.labelstudio import import_annotations, tasks
 from nile_align.review.store import NileEditError, ReviewStore, load_decisions
 

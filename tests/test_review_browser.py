@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from review_corpus import BAD, checked
 
-from nile_align.review.store import ReviewStore
 from nile_align.review.page import make_server
+from nile_align.review.store import ReviewStore
 
 CHROMIUM = os.environ.get("NILE_ALIGN_CHROMIUM", "/usr/bin/chromium")
 # Flags for a machine without a network or a display (see the README's test set-up).
@@ -96,8 +96,8 @@ def test_the_report_shows_the_translating_systems_chart(browser, tmp_path, monke
     chart render (``NILE_ALIGN_SCREENSHOTS=docs`` keeps the picture)."""
     shots = Path(os.environ.get("NILE_ALIGN_SCREENSHOTS") or tmp_path).resolve()
     from nile_align.corpus import load_pairs
-    from nile_align.pipeline import run_check
     from nile_align.judge.verdict import Judge
+    from nile_align.pipeline import run_check
 
     demo = Path(__file__).resolve().parent.parent / "corpora" / "demo.csv"
     # The facts decide, as with the embedded model; the score function is never counted.

@@ -17,8 +17,8 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from review_corpus import BAD, M2, N2, checked
 
-from nile_align.review.store import ReviewStore
 from nile_align.review.page import make_server
+from nile_align.review.store import ReviewStore
 
 
 class Client:

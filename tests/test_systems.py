@@ -7,11 +7,11 @@ import json
 
 import pandas as pd
 
-from nile_align.graph.checker import check, summarize
 from nile_align.cli import main
 from nile_align.corpus import load_pairs
-from nile_align.graph.translation import build_graph, propagate
+from nile_align.graph.checker import check, summarize
 from nile_align.graph.systems import ranked, table
+from nile_align.graph.translation import build_graph, propagate
 
 I1 = "for endpoint('guests') block service('netflix')"
 I2 = "for endpoint('host') set bandwidth('max', '4', 'mbps')"

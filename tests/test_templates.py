@@ -7,7 +7,12 @@ import re
 import pytest
 
 from nile_align.judge.scoring import Scorer
-from nile_align.judge.templates import TemplateError, available_templates, get_template, load_template
+from nile_align.judge.templates import (
+    TemplateError,
+    available_templates,
+    get_template,
+    load_template,
+)
 
 from tiny_model import build_tiny_model
 

@@ -1,7 +1,7 @@
 """Per-model calibration, as star-pluie Table 1 does (T = −3.14 for Phi-4): on labelled
 pairs, the F1-optimal threshold of a model + template and how well the model discriminates
 (ROC AUC with a seeded bootstrap interval). A model whose AUC interval includes 0.5 adds no
-evidence to a verdict (:class:`~nile_align.verdict.Judge`).
+evidence to a verdict (:class:`~nile_align.judge.verdict.Judge`).
 
 Calibrations are kept in JSON files keyed by everything that changes a score except the
 dtype (model weights, template, chat template, answer tokens, method): the user's file
@@ -95,7 +95,7 @@ def auc_interval(labels: np.ndarray, scores: np.ndarray, *, resamples: int = 100
 def calibrate(labels, scores, *, signature: Any, data: str, resamples: int = 1000,
               seed: int = 0) -> Calibration:
     """The calibration of scores made with ``signature`` against 0/1 ``labels``."""
-    from .. import __version__
+    from ..resources import __version__
     from .metrics import best_f1_threshold, classification
 
     y = np.asarray(labels, dtype=int)

@@ -134,7 +134,7 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
                    seed: int = 0, progress: bool | None = False) -> EvalResult:
     """Score ``pairs`` (from a loader: a, b, label) with every method and compute the
     tables. ``metrics``: *-PLUIE templates; ``judges``: names of :data:`JUDGES`;
-    ``baselines``: names of :data:`nile_align.baselines.BASELINES`. ``preferences``
+    ``baselines``: names of :data:`nile_align.evaluation.baselines.BASELINES`. ``preferences``
     (optional, from :func:`load_preferences`) adds the preference table. ``facts`` adds
     the structural fact check alone and, for each *-PLUIE metric, the metric with fact
     vetoes (a contradicted fact rejects the pair), so each part's contribution shows."""
@@ -142,7 +142,7 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
 
     from ..judge.verdict import Judge
     from ..nile.facts import fact_score, nile_facts, veto
-    from .. import __version__
+    from ..resources import __version__
     from .baselines import BASELINES, MiniLM, baseline_scores
     from .calibration import resolve_judge
     from .metrics import best_f1_threshold, bootstrap_ci, classification, preference

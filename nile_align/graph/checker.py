@@ -55,7 +55,7 @@ class Flag:
     #: paraphrases (6) would align, the triplets it makes checkable); the queue's order.
     unlocks: int = 0
     #: For a pair whose facts are contradicted: the intent its sentence implies
-    #: (:func:`nile_align.repair.suggest`), and that sentence.
+    #: (:func:`nile_align.nile.repair.suggest`), and that sentence.
     suggested_nile: str | None = None
     suggested_for: str | None = None
 
@@ -205,7 +205,7 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
     """Counts for ``summary.json``, with the paper's accounting of triplets: an intent and
     two of its corpus sentences; (5) fails when both are aligned but not mutual paraphrases,
     (6) when exactly one is aligned and they are mutual paraphrases. With translating
-    systems, ``systems`` compares them (:func:`nile_align.systems.compare`)."""
+    systems, ``systems`` compares them (:func:`nile_align.graph.systems.compare`)."""
     kinds = Counter(k for _, k in g.nodes(data="kind"))
     sources = Counter((e["source"], e["decision"]) for _, _, e in _align_edges(g))
     fail5 = fail6 = ok = unchecked = 0

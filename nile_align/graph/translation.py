@@ -4,7 +4,7 @@ Node ids are stable text keys: ``i:`` + the intent's normal form (so spacing, qu
 case and order variants merge) and ``s:`` + the sentence's normalised text. ``align``
 edges join an intent and a sentence: Net-PLUIE(A = Nile, B = sentence), scored once with
 the Nile as the reference, the fact check's findings, the composed verdict
-(:mod:`nile_align.verdict`), the expert label and the final decision with its source; an
+(:mod:`nile_align.judge.verdict`), the expert label and the final decision with its source; an
 ``uncertain`` verdict leaves the decision None. ``para`` edges join two sentences and carry
 both directions, PLUIE(u, v) and PLUIE(v, u); they count only where the judge's model does.
 """
@@ -67,8 +67,9 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     intent–sentence pair of the corpus (Nile as A), every pair of sentences of one
     intent and, across intents, each sentence with its ``candidates`` nearest sentences
     (both directions). ``judge`` says what a score is worth; by default, a Scorer's
-    calibration (:func:`~nile_align.calibration.resolve_judge`, ``threshold`` overriding its
-    T) and, for a plain score function, a score that counts at ``threshold`` (default 0).
+    calibration (:func:`~nile_align.evaluation.calibration.resolve_judge`, ``threshold``
+    overriding its T) and, for a plain score function, a score that counts at ``threshold``
+    (default 0).
     ``decisions``: reviewed ``{"nile", "text", "decision"}`` records or a review store's
     :class:`~nile_align.graph.decisions.Decisions` (alignments and paraphrases), the strongest
     evidence. Alignments are not yet propagated: call :func:`propagate`.

@@ -6,7 +6,7 @@ Shards need no engine: a pair belongs to shard ``k`` of ``N`` by a hash of its t
 own disjoint part, resumably through the score cache; :func:`merge_parts` joins the parts
 and refuses parts scored by different judges (signatures).
 
-The Ray engine (:class:`RayScorer`) keeps one :class:`~nile_align.scoring.Scorer` per Ray
+The Ray engine (:class:`RayScorer`) keeps one :class:`~nile_align.judge.scoring.Scorer` per Ray
 actor (the model is loaded once per worker) and sends it blocks of distinct pairs. Actors
 are created with unlimited restarts and task retries, so Ray itself re-runs the blocks of
 a worker that dies on a restarted one; results are put back in input order by block, so
@@ -133,7 +133,7 @@ class _Worker:
 
 class RayScorer:
     """A Scorer-like front for ``workers`` Ray actors, each holding a Scorer built from
-    ``scorer_options`` (the keyword arguments of :class:`~nile_align.scoring.Scorer`).
+    ``scorer_options`` (the keyword arguments of :class:`~nile_align.judge.scoring.Scorer`).
 
     The driver deduplicates pairs, reads and writes the score cache, and sends the same
     blocks of distinct pairs a single process would score (``scoring.BLOCK``): the scores

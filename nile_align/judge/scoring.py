@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import NileAlignError, UsageError
-from .. import __version__
+from ..resources import __version__
 from .cache import ScoreCache, pair_key
 from .models import LoadedModel, cache_root, load_model
 from .signature import Signature, short_hash
@@ -616,7 +616,7 @@ def score_frame(scorer: Any, frame, *, a: str, b: str, template: str | Template 
                 method: str = "pluie", both_directions: bool = False,
                 extra: Mapping[str, str] | None = None, progress: bool | None = None):
     """:meth:`Scorer.score_frame` for any scorer with ``score_detailed`` (a :class:`Scorer`
-    or :class:`nile_align.scale.RayScorer`)."""
+    or :class:`nile_align.judge.scale.RayScorer`)."""
     import pandas as pd
 
     from ..corpus import require_columns

@@ -99,8 +99,9 @@ def realise(intent: Intent, rng: random.Random) -> str:
 
 
 def perturb(intent: Intent, rng: random.Random) -> tuple[Intent, str] | None:
-    """``intent`` with one realistic error (and its kind, see :data:`nile_align.perturb.KINDS`),
-    drawn with ``rng`` among every kind that applies; None if none applies."""
+    """``intent`` with one realistic error (and its kind, see
+    :data:`nile_align.nile.perturb.KINDS`), drawn with ``rng`` among every kind that applies;
+    None if none applies."""
     from ..nile.perturb import perturbations
 
     options = perturbations(intent)
@@ -132,7 +133,7 @@ def training_pairs(*, neat: Iterable[tuple[str, str]] = (), generated: int = 200
     ``neat``: (Nile, English) positives; ``exclude``: intent keys (normal forms) that must
     not appear (the evaluation set's). ``unrelated``: per NL↔Nile positive, this many easy
     negatives (error ``unrelated``: the English with another intent of its split), the
-    contrast a small model learns first (see :func:`nile_align.finetune.train_judge`).
+    contrast a small model learns first (see :func:`nile_align.judge.finetune.train_judge`).
     Deterministic for a given seed and inputs.
     """
     import pandas as pd

@@ -75,7 +75,7 @@ def _fact(f: dict) -> str:
 
 
 def compose(findings: Sequence, score: float | None, judge: Judge) -> Verdict:
-    """The verdict of one pair from its fact-check findings (:class:`~nile_align.facts.Finding`
+    """The verdict of one pair from its fact-check findings (:class:`~nile_align.nile.facts.Finding`
     or their dicts), its score (None when unscored) and the judge. Every rule is here."""
     facts = [f if isinstance(f, dict) else f.to_dict() for f in findings]
     if score is not None and math.isnan(score):

@@ -1,4 +1,4 @@
-"""Parse Nile text into :class:`~nile_align.intent.Intent` with Lark LALR(1).
+"""Parse Nile text into :class:`~nile_align.nile.intent.Intent` with Lark LALR(1).
 
 Strict mode uses ``grammar/nile.lark`` and builds the AST during the parse
 (Lark's ``transformer=`` option, no parse tree). Lenient mode uses

@@ -117,7 +117,7 @@ def suggestion_edit(flag: dict) -> dict:
 
 
 def suggestion_diff(flag: dict) -> list:
-    """What a flag's repair suggestion changes (:func:`nile_align.intent.diff`)."""
+    """What a flag's repair suggestion changes (:func:`nile_align.nile.intent.diff`)."""
     from ..nile.grammar import parse
     from ..nile.intent import diff
 

@@ -1,0 +1,92 @@
+"""The ``nile-align`` command line: a thin layer over the library API, one module a command
+family (``nile``, ``score``, ``check``, ``review``, ``evaluate``, ``train``), each with its
+commands' argparse set-up next to their handlers; ``main`` only dispatches.
+
+stdout carries data (JSON Lines, CSV, diff lines); stderr carries people's
+messages (summaries, progress, errors). Exit status: 0 success, 1 a negative
+finding (invalid intents, differences), 2 a usage or input error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+from ..errors import NileAlignError, NileSyntaxError
+from ..resources import __version__
+from . import check, evaluate, nile, review, score, train
+from .common import EXIT_OK, EXIT_USAGE, _HelpFormatter
+
+__all__ = ["build_parser", "main"]
+
+MAIN_HELP = """\
+nile_align builds and checks aligned corpora of network intents written in
+Nile and in English.
+
+examples:
+  nile-align validate corpora/demo.csv --column nile     check every intent
+  nile-align diff "$INTENT_A" "$INTENT_B"                what differs between two intents
+  nile-align facts "$INTENT" "$SENTENCE"                 which facts a sentence gets wrong
+  nile-align score pairs.csv --a nile --b text           *-PLUIE scores of pairs
+  nile-align merge scores.part-*.jsonl --out all.jsonl   join the shards of a score run
+  nile-align templates                                   the prompt templates
+  nile-align run corpora/demo.csv                        the main job: score, check, report
+  nile-align check corpus.csv --out out/                 conditions (5) and (6), flags
+  nile-align review out/                                 accept or reject the flags
+  nile-align evaluate corpora/eval-nl-nile.csv           judges vs human labels
+  nile-align calibrate labelled.csv                      a model's threshold and AUC
+
+Run 'nile-align COMMAND --help' for the options and examples of each command.
+"""
+
+
+#: Every command, in the order --help lists them.
+_COMMANDS = [*nile.COMMANDS, *score.COMMANDS, *check.COMMANDS, *review.COMMANDS,
+             *evaluate.COMMANDS, *train.COMMANDS]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser of ``nile-align`` with one subparser per command."""
+    parser = argparse.ArgumentParser(prog="nile-align", description=MAIN_HELP,
+                                     formatter_class=_HelpFormatter)
+    parser.add_argument("--version", action="version", version=f"nile-align {__version__}")
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for add in _COMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``nile-align``; returns the exit status (user errors never print a traceback)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    # Only nile_align's own messages: third-party INFO logs (matplotlib…) stay silent.
+    log = logging.getLogger("nile_align")
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("nile-align: %(message)s"))
+        log.addHandler(handler)
+        log.propagate = False
+    log.setLevel(logging.WARNING if getattr(args, "quiet", False) else logging.INFO)
+    if not hasattr(args, "func"):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return args.func(args)
+    except NileSyntaxError as e:
+        print(f"nile-align: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except NileAlignError as e:
+        print(f"nile-align: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("nile-align: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader (head, jq) went away: stop quietly, like other Unix filters.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK

@@ -1,0 +1,151 @@
+"""nile-align check and run: a corpus through the graph, conditions (5) and (6), flags."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .common import (
+    EXIT_FOUND,
+    EXIT_OK,
+    _add_judge_options,
+    _add_model_options,
+    _HelpFormatter,
+    _judge,
+    _say,
+    _scorer,
+    _template_first,
+)
+
+CHECK_HELP = """\
+Check an aligned corpus with the implications of star-pluie Appendix I, for an intent i,
+sentences n1, n2 and para(n1,n2) = PLUIE(n1,n2) > T and PLUIE(n2,n1) > T:
+  (5) align(i,n1) and align(i,n2)  =>  para(n1,n2)
+  (6) align(i,n1) and para(n1,n2)  =>  align(i,n2)
+align(i,n) is the reviewed decision (--decisions), else the corpus' gold label, else the
+verdict of the fact check and Net-PLUIE(Nile, n) (Nile is the reference, scored once):
+aligned, not_aligned, or uncertain (neither: an expert decides). The score counts only as
+far as the model's calibration shows it discriminates (nile-align calibrate; T is its
+calibrated threshold unless --threshold), and so do paraphrases: sentence pairs are scored
+both ways within each intent and, across intents, for each sentence's --candidates nearest
+sentences (TF-IDF character n-grams). (6) then propagates alignments (--max-hops steps).
+
+Input: long format (columns --nile and --text, optional --system, --id, --gold) or
+NEAT-style triplets (--wide COL COL..., one English column per system); an empty Nile cell
+is a sentence without an intent. Writes to --out: alignments.jsonl, flags.jsonl,
+summary.json, graph.json, graph.graphml and report.html. Flag rules: cond5, cond6,
+conflict, gold_disagreement, uncertain, invalid_nile (see the README).
+
+exit status: 0 no open flag ('run': always 0 on success), 1 open flags, 2 usage error.
+
+examples:
+  nile-align check corpora/demo.csv --out out/demo
+  nile-align check neat.tsv --wide llama mistral --out out/neat --threshold 0.5
+  nile-align check corpus.csv --out out/c --decisions reviewed.csv --max-hops 2
+"""
+
+
+RUN_HELP = """\
+The main job: validate -> score -> check -> report on an aligned corpus, with one
+progress line per stage on stderr; prints where the report is. With a system column
+(translating systems), stdout gets them ranked, best first: the share of their rows judged
+aligned, not aligned and uncertain with 95% intervals, their (5)/(6) violations, their
+agreement with gold labels and their contradicted facts by kind. Same options as 'check'
+(see nile-align check --help), with --out defaulting to nile-align-out/.
+
+examples:
+  nile-align run corpora/demo.csv
+  nile-align run neat.tsv --wide llama mistral --out out/neat
+"""
+
+
+def _add_check_options(p: argparse.ArgumentParser, out_default: str | None) -> None:
+    p.add_argument("corpus", metavar="CORPUS", help="CSV/TSV/JSONL/Parquet table; - is stdin")
+    p.add_argument("--out", default=out_default, required=out_default is None, metavar="DIR",
+                   help="output folder" + (f" (default {out_default})" if out_default else ""))
+    c = p.add_argument_group("corpus columns")
+    c.add_argument("--nile", default="nile", metavar="COL", help="Nile column (default nile)")
+    c.add_argument("--text", default="text", metavar="COL", help="English column (long format)")
+    c.add_argument("--system", default="system", metavar="COL", help="translating system")
+    c.add_argument("--id", default="id", metavar="COL", help="row id column")
+    c.add_argument("--gold", default="gold", metavar="COL", help="expert label column (1/0)")
+    c.add_argument("--wide", nargs="+", metavar="COL",
+                   help="NEAT-style triplets: one English column per system")
+    c.add_argument("--input-format", choices=("csv", "tsv", "jsonl", "parquet"))
+    c.add_argument("--lenient", action="store_true", help="accept the quirks of old corpora")
+    r = p.add_argument_group("rules")
+    r.add_argument("--template", default="net", help="template for every score (default net)")
+    _add_judge_options(r)
+    r.add_argument("--candidates", type=int, default=5, metavar="K",
+                   help="cross-intent sentence pairs scored per sentence (default 5)")
+    r.add_argument("--max-hops", type=int, default=1, metavar="N",
+                   help="propagation steps of (6); 1 is the paper's one-step rule")
+    r.add_argument("--decisions", metavar="FILE",
+                   help="expert decisions, the strongest evidence: a review store "
+                        "(DIR/review.sqlite from `nile-align review`) or a table with the "
+                        "columns nile, text, decision")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
+    _add_model_options(p)
+
+
+def _add_check(sub) -> None:
+    p = sub.add_parser("check", help="check a corpus with conditions (5) and (6)",
+                       description=CHECK_HELP, formatter_class=_HelpFormatter)
+    _add_check_options(p, None)
+    p.set_defaults(func=cmd_check, stage_lines=False)
+
+
+def _add_run(sub) -> None:
+    p = sub.add_parser("run", help="the main job: validate, score, check, report",
+                       description=RUN_HELP, formatter_class=_HelpFormatter)
+    _add_check_options(p, "nile-align-out")
+    p.set_defaults(func=cmd_check, stage_lines=True)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from ..corpus import load_pairs
+    from ..pipeline import run_check
+    from ..review.store import load_decisions
+
+    corpus = load_pairs(args.corpus, nile=args.nile, text=args.text, system=args.system,
+                        id=args.id, gold=args.gold, wide=args.wide, lenient=args.lenient,
+                        fmt=args.input_format, progress=None if not args.quiet else False)
+    invalid = int((~corpus["valid"]).sum())
+    stage = "[1/3] validate: " if args.stage_lines else ""
+    _say(f"{stage}{len(corpus)} pairs, {corpus['key'].nunique()} distinct intents, "
+         f"{invalid} pair{'s' * (invalid != 1)} with invalid Nile", args)
+    decisions = load_decisions(args.decisions) if args.decisions else None
+    _template_first(args, args.template)
+    if args.stage_lines:
+        _say(f"[2/3] score with template {args.template!r}, then check", args)
+    scorer = _scorer(args)
+    judge = _judge(args, scorer, args.template)
+    result = run_check(corpus, scorer, out=args.out, template=args.template,
+                       candidates=args.candidates, max_hops=args.max_hops,
+                       decisions=decisions, judge=judge)
+    s = result.summary
+    tri = s["triplets"]
+    share = "n/a" if tri["satisfied_share"] is None else f"{tri['satisfied_share']:.0%}"
+    flags = ", ".join(f"{k} {v}" for k, v in s["flags"].items())
+    verdicts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s["verdicts"].items())
+    gold = s["gold_agreement"]
+    agreement = (f"\ngold: {gold['agree']} of {gold['decided']} decided rows agree"
+                 + (f" ({gold['agreement']:.1%})" if gold["agreement"] is not None else "")
+                 + f", {gold['uncertain']} of {gold['labelled_rows']} uncertain "
+                 f"({gold['uncertain_share']:.1%})") if gold["labelled_rows"] else ""
+    _say(f"{'[3/3] report: ' if args.stage_lines else ''}{tri['checked']} triplets checked: "
+         f"{tri['fail_cond5']} fail (5), {tri['fail_cond6']} fail (6), {share} satisfy both\n"
+         f"verdicts: {verdicts}{agreement}\n"
+         f"flags: {flags}\n"
+         f"report: {result.report}", args)
+    if args.stage_lines:
+        if s.get("systems"):  # the run's data: translating systems, best first
+            from ..graph.systems import table
+
+            sys.stdout.write(table(s["systems"]))
+        return EXIT_OK
+    return EXIT_FOUND if any(f.status == "open" for f in result.flags) else EXIT_OK
+
+
+#: The commands of this family, in the order --help lists them.
+COMMANDS = [_add_check, _add_run]

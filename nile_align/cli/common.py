@@ -1,0 +1,124 @@
+"""Shared by the commands: exit codes, help formatting, the messages on stderr, and the
+model, engine and judge options of the commands that score."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter,
+                     argparse.ArgumentDefaultsHelpFormatter):
+    """Keeps the hand-wrapped examples and shows each option's default."""
+
+
+def _say(message: str, args: argparse.Namespace | None = None) -> None:
+    if args is None or not getattr(args, "quiet", False):
+        print(message, file=sys.stderr)
+
+
+def _add_model_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("model")
+    g.add_argument("--model", default="default", metavar="M",
+                   help="'default' (the embedded SmolLM2-135M-Instruct), a .gguf file, a local "
+                        "model directory or a Hugging Face Hub id")
+    g.add_argument("--adapter", metavar="DIR",
+                   help="a LoRA adapter folder (nile-align train-judge), merged into --model")
+    g.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
+    g.add_argument("--dtype", default="auto",
+                   help="auto (float32 on CPU, bfloat16 on GPU), float32, bfloat16, float16")
+    g.add_argument("--batch-size", type=int, default=16, metavar="N",
+                   help="pairs per forward pass (halved automatically on out-of-memory)")
+    g.add_argument("--templates", metavar="DIR", help="a folder of extra template files")
+    g.add_argument("--cache", metavar="FILE", default="default",
+                   help="score cache (SQLite); 'default' is ~/.cache/nile_align/scores.sqlite "
+                        "or $NILE_ALIGN_CACHE/scores.sqlite")
+    g.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    e = p.add_argument_group("engine (scale out)")
+    e.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="local: this process; ray: Ray actors, one Scorer each "
+                        "(pip install 'nile-align[ray]')")
+    e.add_argument("--address", metavar="ADDR",
+                   help="with --engine ray: a running cluster (default: start a local one)")
+    e.add_argument("--workers", type=int, default=2, metavar="K",
+                   help="with --engine ray: scoring actors (each loads the model once)")
+    e.add_argument("--gpus-per-worker", type=float, default=0, metavar="G",
+                   help="with --engine ray: GPUs each actor reserves")
+
+
+def _scorer(args: argparse.Namespace):
+    """The Scorer the model options describe, or its Ray front with --engine ray."""
+    _quiet_transformers(args.quiet)
+    options = dict(device=args.device, dtype=args.dtype, templates=args.templates,
+                   adapter=args.adapter, cache=None if args.no_cache else args.cache,
+                   batch_size=args.batch_size,
+                   threshold=getattr(args, "threshold", None) or 0.0)
+    if args.engine == "ray":
+        from ..judge.scale import RayScorer
+
+        return RayScorer(workers=args.workers, address=args.address,
+                         gpus_per_worker=args.gpus_per_worker, model=args.model, **options)
+    from ..judge.scoring import Scorer
+
+    return Scorer(args.model, **options)
+
+
+def _template_first(args: argparse.Namespace, name: str, method: str = "pluie") -> None:
+    """Check a template exists and fits the method before any model loads: a typo should
+    not cost the ~20 s of loading the model."""
+    from ..errors import UsageError
+    from ..judge.templates import get_template
+
+    t = get_template(name, args.templates)
+    if (method == "generate") != (t.method == "generate"):
+        raise UsageError(f"template {name!r} is a {t.method!r} template; --method {method} "
+                         f"needs a {'generate' if method == 'generate' else 'pluie'} template")
+
+
+def _judge(args: argparse.Namespace, scorer, template: str):
+    """The judge for ``template`` scores: the model's calibration (or --calibration FILE),
+    --threshold overriding its T, else the papers' T=0; said once on stderr. The scorer's
+    signatures then carry that T."""
+    from ..evaluation.calibration import resolve_judge
+
+    judge = resolve_judge(scorer.signature(template), threshold=args.threshold,
+                          calibration=args.calibration)
+    scorer.threshold = judge.threshold
+    # A model that adds no evidence is said even with --quiet: every verdict rests on it.
+    logging.getLogger("nile_align").log(logging.INFO if judge.counts else logging.WARNING,
+                                        "judge: %s", judge.note)
+    return judge
+
+
+def _add_judge_options(g) -> None:
+    g.add_argument("--threshold", type=float, metavar="T",
+                   help="PLUIE > T means yes (default: the model's calibrated T, else 0)")
+    g.add_argument("--calibration", metavar="FILE",
+                   help="calibrations to use (default: yours, then the shipped ones; "
+                        "'none' ignores them: the score counts at T as in the papers)")
+
+
+def _quiet_transformers(quiet: bool) -> None:
+    import transformers
+
+    transformers.logging.set_verbosity_error()
+    # Our own "loading …" line says what loads; transformers' per-tensor bar adds nothing.
+    transformers.utils.logging.disable_progress_bar()
+
+
+def _write_rows(frame, out: str | None, fmt: str) -> None:
+    """Rows to ``out`` (format by suffix, written atomically) or to stdout as ``fmt``."""
+    if out:
+        from ..judge.scale import write_frame
+
+        write_frame(frame, out)
+        return
+    if fmt == "csv":
+        frame.to_csv(sys.stdout, index=False)
+    else:
+        text = frame.to_json(orient="records", lines=True, force_ascii=False)
+        sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
+    sys.stdout.flush()

@@ -1,0 +1,180 @@
+"""nile-align validate, diff and facts: Nile intents and the facts of a sentence, no model."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .common import EXIT_FOUND, EXIT_OK, _HelpFormatter, _say
+
+VALIDATE_HELP = """\
+Check Nile intents: syntax (with the position and what was expected), then
+semantics (units, directions, numbers, hours, dates, windows).
+
+Input: files or - (stdin). Plain text holds one intent per line (blank lines
+and # comments are skipped); a CSV/TSV/JSONL/Parquet corpus needs --column.
+Output: one JSON object per intent on stdout, in input order, with source,
+line, row, text, valid, canonical, errors, warnings and notes (each with line,
+column, message, kind; line counts from the top of the file, column within
+the intent); a summary on stderr. --format text prints compiler-style
+file:line:col messages with a caret instead.
+
+Exit status: 0 all valid, 1 some invalid, 2 usage or input error.
+
+examples:
+  nile-align validate corpora/demo.csv --column nile
+  echo "for endpoint('guests') block service('ftp')" | nile-align validate -
+  nile-align validate neat.tsv --column nile --format text
+  nile-align validate old-campi.txt --lenient | jq -r .canonical
+"""
+
+
+def _add_validate(sub) -> None:
+    p = sub.add_parser("validate", help="check Nile intents (syntax and semantics)",
+                       description=VALIDATE_HELP, formatter_class=_HelpFormatter)
+    p.add_argument("inputs", nargs="*", default=["-"], metavar="FILE",
+                   help="plain-text or table files; - reads stdin")
+    p.add_argument("--column", metavar="NAME", help="the column holding Nile in a table")
+    p.add_argument("--input-format", choices=("text", "csv", "tsv", "jsonl", "parquet"),
+                   help="input format (default: from the file suffix)")
+    p.add_argument("--lenient", action="store_true",
+                   help="also accept the quirks of old corpora (space before '(', missing "
+                        "commas, unquoted values…) as warnings, normalised in 'canonical'")
+    p.add_argument("--format", choices=("jsonl", "text"), default="jsonl",
+                   help="stdout format")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    p.set_defaults(func=cmd_validate)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from ..corpus import iter_texts, validate_records
+    from ..nile.validate import ValidationSummary
+
+    summary = ValidationSummary()
+    out = sys.stdout
+    for path in args.inputs:
+        records = iter_texts(path, column=args.column, fmt=args.input_format)
+        for v in validate_records(records, lenient=args.lenient):
+            summary.add(v)
+            if args.format == "jsonl":
+                out.write(json.dumps(v.to_dict(), ensure_ascii=False) + "\n")
+            elif v.errors or v.warnings or v.notes:
+                out.write(v.format() + "\n")
+    out.flush()
+    mode = "lenient" if args.lenient else "strict"
+    _say(f"nile-align validate ({mode}): {summary}", args)
+    return EXIT_FOUND if summary.invalid else EXIT_OK
+
+
+DIFF_HELP = """\
+Compare two Nile intents slot by slot and name what differs. Intents that
+differ only in header name, spacing, quoting, letter case of values, leading
+zeros or the order of comma-listed items are equivalent.
+
+Exit status: 0 equivalent, 1 different, 2 if either does not parse.
+
+examples:
+  nile-align diff "for endpoint('host') set bandwidth('max', '4', 'mbps')" \\
+                  "for endpoint('host') set bandwidth('max', '40', 'mbps')"
+      bandwidth max: 4 mbps → 40 mbps
+  nile-align diff --format json "$A" "$B" | jq .
+"""
+
+
+def _add_diff(sub) -> None:
+    p = sub.add_parser("diff", help="name the structural differences of two intents",
+                       description=DIFF_HELP, formatter_class=_HelpFormatter)
+    p.add_argument("a", metavar="A", help="the first intent (Nile text)")
+    p.add_argument("b", metavar="B", help="the second intent (Nile text)")
+    p.add_argument("--lenient", action="store_true", help="parse both in lenient mode")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="stdout format")
+    p.add_argument("-q", "--quiet", action="store_true", help="no verdict on stderr")
+    p.set_defaults(func=cmd_diff)
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from ..nile.grammar import parse
+    from ..nile.intent import diff
+
+    a = parse(args.a, lenient=args.lenient, source="A")
+    b = parse(args.b, lenient=args.lenient, source="B")
+    differences = diff(a, b)
+    if args.format == "json":
+        print(json.dumps([{"field": d.field, "a": d.a, "b": d.b} for d in differences],
+                         ensure_ascii=False))
+    else:
+        for d in differences:
+            print(d)
+    _say("different" if differences else "equivalent", args)
+    return EXIT_FOUND if differences else EXIT_OK
+
+
+FACTS_HELP = """\
+Check an English sentence against the facts of a Nile intent, without a model: numbers
+with units (rates, sizes, periods), max/min, quota direction, polarity (allow/block,
+add/remove, set/unset), targets, path direction, list members and time windows. Each fact
+is matched, missing or contradicted, with the words that decided. Exit status 1 when a
+fact is contradicted.
+
+With --suggest, it prints instead the intent the sentence implies: each contradicted
+fact replaced by what the sentence states (a number, unit, bound, direction, period,
+polarity, path, target, item or time window), validated. A fact the sentence does not
+state is never suggested.
+
+examples:
+  nile-align facts "for group('students') set bandwidth('max', '10', 'mbps')" \\
+                   "Students get at most 100 Mbps"
+  nile-align facts "$NILE" "$SENTENCE" --format json
+  nile-align facts "for endpoint('host') set bandwidth('max', '40', 'mbps')" \\
+                   "The host is capped at 4 Mbps" --suggest
+"""
+
+
+def _add_facts(sub) -> None:
+    p = sub.add_parser("facts", help="check a sentence against an intent's facts (no model)",
+                       description=FACTS_HELP, formatter_class=_HelpFormatter)
+    p.add_argument("nile", metavar="NILE", help="the intent (Nile text)")
+    p.add_argument("sentence", metavar="SENTENCE", help="the English sentence")
+    p.add_argument("--lenient", action="store_true", help="parse the intent in lenient mode")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="stdout format")
+    p.add_argument("--suggest", action="store_true",
+                   help="print only the intent the sentence implies where it contradicts NILE "
+                        "(what changed goes to stderr); exit 1, printing nothing, when nothing "
+                        "is contradicted or no single repair fits")
+    p.add_argument("-q", "--quiet", action="store_true", help="no verdict on stderr")
+    p.set_defaults(func=cmd_facts)
+
+
+def cmd_facts(args: argparse.Namespace) -> int:
+    from ..nile.facts import check_facts, contradictions
+    from ..nile.grammar import parse
+
+    intent = parse(args.nile, lenient=args.lenient, source="NILE")
+    if args.suggest:
+        from ..nile.intent import diff
+        from ..nile.repair import suggest
+
+        repaired = suggest(intent, args.sentence)
+        if repaired is None:
+            _say("no suggestion: nothing is contradicted, or no single repair fits", args)
+            return EXIT_FOUND
+        print(repaired.canonical())
+        _say("; ".join(str(d) for d in diff(intent, repaired)), args)
+        return EXIT_OK
+    findings = check_facts(intent, args.sentence)
+    if args.format == "json":
+        print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False))
+    else:
+        for f in findings:
+            words = f" [{args.sentence[f.span[0]:f.span[1]]}]" if f.span else ""
+            detail = f" {f.detail}" if f.detail else ""
+            print(f"{f.status:<12}  {f.kind:<9}  {f.fact}{words}{detail}")
+    bad = contradictions(findings)
+    _say(f"{len(bad)} contradicted, {sum(f.status == 'missing' for f in findings)} missing, "
+         f"{sum(f.status == 'matched' for f in findings)} matched", args)
+    return EXIT_FOUND if bad else EXIT_OK
+
+
+#: The commands of this family, in the order --help lists them.
+COMMANDS = [_add_validate, _add_diff, _add_facts]

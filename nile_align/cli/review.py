@@ -1,0 +1,119 @@
+"""nile-align review: the flags of a check before an expert (web page, terminal, exports)."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+
+from .common import EXIT_OK, _HelpFormatter, _say
+
+REVIEW_HELP = """\
+Work through the flags of a check: accept, reject, edit or skip each one. The
+flags of DIR (the --out folder of check or run) go into DIR/review.sqlite, where
+every decision is kept (reviewer, time, note; nothing is ever overwritten), and
+`nile-align check CORPUS --decisions DIR/review.sqlite` takes them back as the
+strongest evidence.
+
+The page is served on 127.0.0.1 (its URL on stdout). Keys: a accept, r reject,
+e edit, s skip, n next, u undo. With --host other than loopback, a token is
+required: it is printed once, inside the URL. --tty asks in the terminal
+instead (same queue, same keys, same store).
+
+Accept means the flagged alignment (gold_disagreement, cond6) or paraphrase
+(cond5, conflict) is right; reject that it is wrong (a cond5 reject names the
+wrong translation). An edit corrects a sentence or a Nile intent (validated).
+
+examples:
+  nile-align review out/demo                       the page on http://127.0.0.1:8765/
+  nile-align review out/demo --tty --reviewer ana  in the terminal
+  nile-align review out/demo --export decisions.csv
+  nile-align review out/demo --labelstudio-export tasks.json
+  nile-align review out/demo --labelstudio-import project-1-export.json
+  nile-align check corpora/demo.csv --out out/demo2 --decisions out/demo/review.sqlite
+"""
+
+
+def _add_review(sub) -> None:
+    p = sub.add_parser("review", help="review the flags of a check (web page or terminal)",
+                       description=REVIEW_HELP, formatter_class=_HelpFormatter)
+    p.add_argument("folder", metavar="DIR", help="the --out folder of check or run")
+    p.add_argument("--port", type=int, default=8765, help="port of the page (0: any free one)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on; anything but loopback requires a token")
+    p.add_argument("--token", help="the token to require (default: a random one off loopback)")
+    p.add_argument("--reviewer", default=getpass.getuser(),
+                   help="your name on the decisions (the page lets each reviewer set theirs)")
+    p.add_argument("--store", metavar="FILE",
+                   help="the decision store (default DIR/review.sqlite); give an earlier "
+                        "check's store to go on with it after a re-check")
+    p.add_argument("--tty", action="store_true", help="review in the terminal, not a browser")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    x = p.add_argument_group("export and import (then exit)")
+    x.add_argument("--export", metavar="FILE", help="decisions to FILE (.jsonl or .csv)")
+    x.add_argument("--history", action="store_true",
+                   help="with --export: every decision ever made, not only the standing ones")
+    x.add_argument("--labelstudio-export", metavar="FILE",
+                   help="flags as Label Studio tasks (JSON) and FILE's labeling config (.xml)")
+    x.add_argument("--labelstudio-import", metavar="FILE",
+                   help="decisions from a Label Studio JSON export of those tasks")
+    p.set_defaults(func=cmd_review)
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..review.store import ReviewStore
+
+    if args.export or args.labelstudio_export or args.labelstudio_import:
+        from ..review.labelstudio import LABEL_CONFIG, import_annotations, tasks
+
+        with ReviewStore(args.folder, path=args.store) as store:
+            if args.labelstudio_import:
+                n = import_annotations(store, args.labelstudio_import)
+                _say(f"nile-align review: {n} decisions imported from "
+                     f"{args.labelstudio_import}")
+            if args.labelstudio_export:
+                out = Path(args.labelstudio_export)
+                out.write_text(json.dumps(tasks(store), ensure_ascii=False, indent=1) + "\n",
+                               encoding="utf-8")
+                out.with_suffix(".xml").write_text(LABEL_CONFIG, encoding="utf-8")
+                _say(f"nile-align review: tasks in {out}, labeling config in "
+                     f"{out.with_suffix('.xml')}")
+            if args.export:
+                n = store.export(args.export, history=args.history)
+                _say(f"nile-align review: {n} decisions written to {args.export}")
+        return EXIT_OK
+    if args.tty:
+        from ..review.terminal import review_tty
+
+        with ReviewStore(args.folder, path=args.store) as store:
+            made = review_tty(store, reviewer=args.reviewer)
+            counts = store.counts()
+        _say(f"nile-align review: {made} decisions made; {counts['open']} flags open, "
+             f"{counts['decided']} decided")
+        return EXIT_OK
+    from ..review.page import make_server
+
+    server = make_server(args.folder, host=args.host, port=args.port, token=args.token,
+                         reviewer=args.reviewer, store=args.store)
+    counts = server.store.counts()
+    print(server.url, flush=True)
+    _say(f"nile-align review: {counts['total']} flags ({counts['open']} open) from "
+         f"{args.folder}; decisions go to {server.store.path}. Ctrl-C stops.")
+    if args.open:
+        import webbrowser
+
+        webbrowser.open(server.url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        _say("nile-align review: stopped")
+    finally:
+        server.server_close()
+        server.store.close()
+    return EXIT_OK
+
+
+#: The commands of this family, in the order --help lists them.
+COMMANDS = [_add_review]
