@@ -16,9 +16,10 @@ every decision is kept (reviewer, time, note; nothing is ever overwritten), and
 strongest evidence.
 
 The page is served on 127.0.0.1 (its URL on stdout). Keys: a accept, r reject,
-e edit, s skip, n next, u undo. With --host other than loopback, a token is
-required: it is printed once, inside the URL. --tty asks in the terminal
-instead (same queue, same keys, same store).
+e edit, f accept the suggested repair (when a flag has one), s skip, n next, u
+undo. With --host other than loopback, a token is required: it is printed
+once, inside the URL. --tty asks in the terminal instead (same queue, same
+keys, same store).
 
 Accept means the flagged alignment (gold_disagreement, cond6) or paraphrase
 (cond5, conflict) is right; reject that it is wrong (a cond5 reject names the
