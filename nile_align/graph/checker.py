@@ -15,7 +15,7 @@ from typing import Any
 
 import networkx as nx
 
-from ..judge.verdict import VERDICTS, Judge
+from ..judge.verdict import VERDICTS, Judge, decision
 from .systems import compare
 from .translation import _align_edges, aligned_intents, decide, mutual, propagate
 
@@ -149,7 +149,7 @@ def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
     by_intent: dict[str, list[str]] = {}
     for i, s, e in _align_edges(g):
         by_intent.setdefault(i, []).append(s)
-        said = {"aligned": True, "not_aligned": False}.get(e["verdict"])
+        said = decision(e["verdict"])
         if e["gold"] is not None and said is not None and said != e["gold"]:
             f.add("gold_disagreement", [i, s],
                   f"the judge says {e['verdict'].replace('_', ' ')} ({'; '.join(e['reasons'])}) "
@@ -232,7 +232,7 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
         rows = len(e["rows"])
         verdicts[e["verdict"]] += rows
         if e["gold"] is not None:
-            said = {"aligned": True, "not_aligned": False}.get(e["verdict"])
+            said = decision(e["verdict"])
             gold["uncertain" if said is None else "agree" if said == e["gold"] else
                  "disagree"] += rows
     decided = gold["agree"] + gold["disagree"]

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..judge.verdict import VERDICTS
+from ..judge.verdict import VERDICTS, decision
 from ..nile.facts import CATEGORIES, category
 
 __all__ = ["compare", "ranked", "table"]
@@ -48,7 +48,7 @@ def compare(g: Any, flags: list, *, resamples: int = 1000, seed: int = 0) -> dic
                                 round(float(np.percentile(dist, 97.5)), 4)]}
         kinds = Counter(category(f) for _, facts, _ in rows[name] for f in facts
                         if f["status"] == "contradicted")
-        said = [({"aligned": True, "not_aligned": False}.get(v), gold)
+        said = [(decision(v), gold)
                 for v, _, gold in rows[name] if gold is not None]
         decided = [(s, gold) for s, gold in said if s is not None]
         out[name] = {

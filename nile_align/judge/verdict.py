@@ -18,9 +18,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-__all__ = ["VERDICTS", "Judge", "Verdict", "compose", "verdicts"]
+__all__ = ["VERDICTS", "Judge", "Verdict", "compose", "decision", "verdicts"]
 
 VERDICTS = ("aligned", "not_aligned", "uncertain")
+
+
+def decision(verdict: str) -> bool | None:
+    """The alignment a verdict decides: True, False, or None for ``uncertain``."""
+    return {"aligned": True, "not_aligned": False}.get(verdict)
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,7 @@ class Verdict:
     @property
     def decision(self) -> bool | None:
         """True, False, or None for ``uncertain``."""
-        return {"aligned": True, "not_aligned": False}.get(self.verdict)
+        return decision(self.verdict)
 
 
 def _fact(f: dict) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import CorpusError, UsageError
 from ..graph.checker import RULES
+from ..judge.verdict import decision
 from .store import ReviewStore, effects
 
 __all__ = ["LABEL_CONFIG", "import_annotations", "tasks"]
@@ -47,7 +48,7 @@ def _judge_says_yes(flag: dict) -> bool | None:
     if flag["rule"] in ("gold_disagreement", "cond6"):
         said = align[0 if flag["rule"] == "gold_disagreement" else 1]
         if said.get("verdict"):
-            return {"aligned": True, "not_aligned": False}.get(said["verdict"])
+            return decision(said["verdict"])
         return None if said["score"] is None else said["score"] > t
     para = [s["score"] for s in flag["scores"] if s["kind"] == "para"]
     if flag["rule"] in ("cond5", "conflict") and para and None not in para:
