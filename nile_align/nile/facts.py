@@ -19,10 +19,11 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
 from .intent import Bandwidth, Function, Intent, Quota, Schedule
-from .vocabulary import ITEMS, Mention, Sentence, Vocabulary, spelled, vocabulary
+from .reading import NEAR, PERIODS, VERB, WAYS, Amount, Hit, Reading, read
+from .vocabulary import ITEMS, Mention, Vocabulary, spelled
 
 __all__ = ["CATEGORIES", "Finding", "category", "check_facts", "contradictions", "decisive",
-           "fact_score", "nile_facts", "parse_or_none", "veto"]
+           "fact_score", "nile_facts", "nile_value", "parse_or_none", "quota_period", "veto"]
 
 STATUSES = ("matched", "missing", "contradicted")
 
@@ -42,214 +43,64 @@ class Finding:
         return asdict(self)
 
 
-# --- amounts --------------------------------------------------------------------------------
-
-# Prefix exponents of bit and byte units. Real translations write bit rates as bytes too
-# ("9 GB per second", "55 GBps" for 55 gbps in NEAT), so per-second byte units are read as
-# the bit rate they were meant for.
-_PREFIX = {"": 0, "k": 3, "kilo": 3, "m": 6, "mega": 6, "g": 9, "giga": 9, "t": 12, "tera": 12}
-_BASE = re.compile(r"(?P<p>kilo|mega|giga|tera|[kmgt])?(?P<b>bits?|bytes?|b|bit)$")
-_COMPACT_RATE = re.compile(r"(?P<p>[kmgt])?bps$")
-_SIZE_WORDS = {"gig": 9, "gigs": 9, "meg": 6, "megs": 6}
-_PERIOD_SUFFIX = {"h": "hour", "hr": "hour", "hour": "hour", "d": "day", "day": "day",
-                  "w": "week", "wk": "week", "week": "week", "mth": "month", "mo": "month",
-                  "month": "month"}
-_AMOUNT = re.compile(
-    r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*-?\s*"
-    r"(?P<unit>[a-z]+(?:/[a-z]+)?)(?P<persec>\s+(?:per|a|each|every)\s+(?:second|sec)\b)?",
-    re.I)
-
-
-@dataclass(frozen=True)
-class Amount:
-    """A number with a unit in the sentence: a rate (bit/s) or a size (MB)."""
-
-    kind: str
-    value: float
-    span: tuple[int, int]
-    text: str
-    period: str | None = None     # from a unit such as "Mb/d"
-    number: float = 0.0           # as written, in the unit of ``exponent``
-    exponent: int = 0             # the unit as a power of ten of bit/s or bytes
-
-
-def _unit(unit: str, per_second: bool) -> tuple[str, int, str | None] | None:
-    """(kind, exponent of 10 in bit/s or bytes, period) of a unit, or None if not one."""
-    base, _, per = unit.casefold().partition("/")
-    if not per and (m := _COMPACT_RATE.match(base)):
-        return "rate", _PREFIX[m.group("p") or ""], None
-    exponent = _SIZE_WORDS.get(base)
-    if exponent is None:
-        m = _BASE.match(base)
-        if m is None:
-            return None
-        exponent = _PREFIX[m.group("p") or ""]
-    if per in ("s", "sec", "second") or (not per and per_second):
-        return "rate", exponent, None
-    if per and per not in _PERIOD_SUFFIX:
-        return None
-    return "size", exponent, _PERIOD_SUFFIX.get(per)
-
-
-#: A number that shares the unit of the amount after it: "4 or 5 Mbps", "10 to 20 GB".
-_SHARED = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s*(?:or|to|and|-|–)\s*$", re.I)
-
-
-def _amounts(text: str) -> list[Amount]:
-    out = []
-    for m in _AMOUNT.finditer(text):
-        unit = _unit(m.group("unit"), bool(m.group("persec")))
-        if unit is None:
-            continue
-        kind, exponent, period = unit
-        scale = 10.0 ** (exponent if kind == "rate" else exponent - 6)
-        if shared := _SHARED.search(text, 0, m.start()):
-            number = float(shared.group(1))
-            out.append(Amount(kind, number * scale, shared.span(1), shared.group(1), period,
-                              number, exponent))
-        number = float(m.group("num").replace(",", ""))
-        out.append(Amount(kind, number * scale, m.span(), m.group(0), period, number, exponent))
-    return out
-
-
 _RATE = {"bps": 1, "kbps": 1e3, "mbps": 1e6, "gbps": 1e9}
 _SIZE = {"mb": 1, "gb": 1e3}
 _PERIOD = {"h": "hour", "d": "day", "wk": "week", "mth": "month"}
-_PERIOD_WORDS = {
-    "hour": r"\b(?:per|an|each|every) (?:hour|hr)\b|\bhourly\b|/h(?:r|our)?\b",
-    "day": r"\b(?:per|a|each|every) day\b|\bdaily\b|/d(?:ay)?\b|"
-           r"\b(?:per|each|every|a) 24[- ]?hours?(?: period)?\b|\bdays?\b",
-    "week": r"\b(?:per|a|each|every) week\b|\bweekly\b|/w(?:ee)?k\b|\bweeks?\b",
-    "month": r"\b(?:per|a|each|every) month\b|\bmonthly\b|/m(?:on)?th\b|\bmonths?\b",
-}
-
-_MAX = (r"\b(?:max(?:imum|imal)?|at most|up to|no more than|not (?:to )?exceed\w*|"
-        r"limit(?:s|ed|ing)?|cap(?:s|ped|ping)?|ceiling|throttl\w*|restrict(?:s|ed|ing)?)\b")
-_MIN = (r"\b(?:min(?:imum|imal)?|at least|no less than|guarantee\w*|reserv\w*|floor)\b")
-#: Quota directions: the words themselves first; traffic directions only where neither is said.
-#: The traffic words count only right next to their amount ("may send 500 MB a week"), not
-#: when they describe something else in the clause ("sends a notification when ... 10 GB").
-_WAYS = [{"upload": r"\bupload\w*", "download": r"\bdownload\w*"},
-         {"upload": r"\b(?:outgoing|outbound|egress|send(?:s|ing)?|sent)\b",
-          "download": r"\b(?:incoming|inbound|ingress|receiv\w*)\b"}]
-_NEAR = 24  # characters between a traffic word and its amount
-_CLAUSE_BREAK = re.compile(r",|;|\band\b|\bwith\b|\bwhile\b|\bbut\b", re.I)
-
-_BLOCK = (r"\b(?:block\w*|blacklist\w*|prohibit\w*|forbid\w*|den(?:y|ies|ied|ying)|disallow\w*|"
-          r"ban(?:s|ned|ning)?|prevent\w*|reject\w*|restrict(?:s|ed|ing)?|"
-          r"(?:not|never|no longer) (?:be )?(?:allowed|permitted|able|authori[sz]ed)|unable to|"
-          r"(?:do|does|did|will|shall|should|must|can|may) not|cannot|can't|won't|don't|"
-          r"doesn't|mustn't|not have access|no access|off[- ]limits)\b")
-_ALLOW = (r"\b(?:allow\w*|permit\w*|whitelist\w*|enabl\w*|authori[sz]\w*|grant\w*|lets?|"
-          r"(?:can|may|could|able to) (?:\w+ ){0,2}?(?:use|access|send|connect|make|play|stream|"
-          r"receive|download|upload|communicat\w*|reach|run|transfer|share|get|watch|view|"
-          r"visit|browse|call)|open to|"
-          r"(?:is|are) open|ha(?:ve|s) access|are free to|unrestricted|accept\w*)\b")
-_WEAK_BLOCK = r"\bno\b"
-_ADD = (r"\b(?:add\w*|insert\w*|deploy\w*|install\w*|enabl\w*|through|via|pass(?:es|ing)?|"
-        r"inspect\w*|monitor\w*|filter\w*|scan\w*|protect\w*|subject to|using|behind|"
-        r"enforc\w*|rout\w* (?:\w+ ){0,4}?through|(?:blocked|checked|guarded) by)\b")
-_REMOVE = (r"\b(?:remov\w*|no longer|stop\w*|without|bypass\w*|disabl\w*|turn\w* off|"
-           r"tak\w* (?:\w+ ){0,3}off|there (?:is|are|will be) no|exempt\w*|lift\w*|"
-           r"(?:will|do|does) not (?:be )?(?:go|pass|monitor\w*|inspect\w*|filter\w*|rout\w*))\b")
-_LIFT = (r"\b(?:no longer|(?:does|do|did|will|shall) not (?:have|get|be subject)|doesn't have|"
-         r"don't have|not have|remov\w*|lift\w*|eliminat\w*|drop(?:s|ped|ping)?|unset|"
-         r"unlimited|no (?:\w+ ){0,2}(?:limit|quota|cap)s?|without (?:a |any )?"
-         r"(?:\w+ ){0,2}(?:limit|quota|cap)s?|not (?:be )?(?:limited|capped|restricted))\b")
-_LIMIT_WORDS = r"\b(?:limit\w*|quota\w*|cap\w*|bandwidth|rate|speed)\b"
 
 
-def _find(pattern: str, text: str) -> re.Match | None:
-    return re.search(pattern, text, re.I)
+def nile_value(item: Bandwidth | Quota) -> float:
+    """An item's amount normalised as a reading's amounts are: bit/s for a bandwidth, MB
+    for a quota."""
+    if isinstance(item, Bandwidth):
+        return float(item.amount) * _RATE[item.unit]
+    return float(item.amount) * _SIZE[item.unit.split("/")[0]]
 
 
-# --- times and dates ------------------------------------------------------------------------
+def quota_period(item: Quota) -> str:
+    """A quota's period in words (hour, day, week, month)."""
+    return _PERIOD[item.unit.split("/")[1]]
 
-def _times(text: str) -> list[tuple[str, tuple[int, int]]]:
-    """Clock times as HH:MM: 18:00, 6pm, 6:30 pm, 10:00 AM, noon, midnight."""
-    found = []
-    for m in re.finditer(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?", text, re.I):
-        hour, minute, half = int(m.group(1)), int(m.group(2) or 0), (m.group(3) or "").lower()
-        if not m.group(2) and not half:
-            continue  # a bare number is not a time
-        if half.startswith("p") and hour < 12:
-            hour += 12
-        if half.startswith("a") and hour == 12:
-            hour = 0
-        if hour <= 24 and minute < 60:
-            found.append((f"{hour:02d}:{minute:02d}", m.span()))
-    for word, clock in (("noon", "12:00"), ("midday", "12:00"), ("midnight", "00:00")):
-        for m in re.finditer(r"\b" + word + r"\b", text, re.I):
-            found.append((clock, m.span()))
-    return sorted(found, key=lambda t: t[1])
-
-
-_MONTHS = {m: n for n, names in enumerate(
-    [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
-     ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
-     ("oct", "october"), ("nov", "november"), ("dec", "december")], 1) for m in names}
-_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
-_YEAR = r"(?:,?\s+(?P<year>\d{4}))?"
-_DATE_PATTERNS = [
-    re.compile(r"\b" + _MONTH + r"\s+" + _DAY + r"\b" + _YEAR, re.I),           # May 10th 2024
-    re.compile(r"\b" + _DAY + r"\s+(?:of\s+)?" + _MONTH + r"\b" + _YEAR, re.I),  # 10 May 2024
-    re.compile(r"\b(?P<year>\d{4})-?(?P<m>\d{2})-?(?P<day>\d{2})\b"),         # 2024-05-10
-]
-
-
-def _dates(text: str) -> list[tuple[tuple[int | None, int, int], tuple[int, int]]]:
-    """Calendar dates as (year or None, month, day) with their spans; a date written
-    without its year takes the year of the next date that has one ("May 10th to May 20th
-    2024")."""
-    found: dict[tuple[int, int], tuple[int | None, int, int]] = {}
-    for pattern in _DATE_PATTERNS:
-        for m in pattern.finditer(text):
-            if any(a < m.end() and m.start() < b for a, b in found):
-                continue
-            groups = m.groupdict()
-            month = _MONTHS[groups["month"].casefold()] if groups.get("month") else int(groups["m"])
-            day, year = int(groups["day"]), groups.get("year")
-            if 1 <= month <= 12 and 1 <= day <= 31:
-                found[m.span()] = (int(year) if year else None, month, day)
-    dated = sorted(found.items())
-    out = []
-    for k, (span, (year, month, day)) in enumerate(dated):
-        if year is None:
-            year = next((y for _, (y, _, _) in dated[k + 1:] if y is not None), None)
-        out.append(((year, month, day), span))
-    return out
-
-
-# --- the check ------------------------------------------------------------------------------
 
 @dataclass
 class _Context:
-    """One sentence as the rules read it, and which of its mentions the intent accounts for."""
+    """One sentence as read, and which of its mentions and amounts the intent accounts for."""
 
-    text: str
-    words: Sentence
-    vocab: Vocabulary
-    mentions: list[Mention]
-    amounts: list[Amount]
+    r: Reading
     claimed: set[tuple[int, int]] = field(default_factory=set)     # mention spans
     used: set[tuple[int, int]] = field(default_factory=set)        # amount spans
     exact: set[tuple[int, int]] = field(default_factory=set)       # stated by some item
+
+    @property
+    def text(self) -> str:
+        return self.r.text
+
+    @property
+    def vocab(self) -> Vocabulary:
+        return self.r.vocab
+
+    @property
+    def mentions(self) -> tuple[Mention, ...]:
+        return self.r.mentions
+
+    @property
+    def amounts(self) -> tuple[Amount, ...]:
+        return self.r.amounts
 
     def name(self, value: str) -> tuple[int, int] | None:
         """Where the sentence names ``value``: a vocabulary mention of it or of an
         equivalent, its own words, another of its spellings (not inside the mention of
         another value), else, for a value of several words, its last words with its first
         said elsewhere ("MSN chat and application sharing")."""
+        words = self.r.words
         same = [m.span for m in self.mentions if self.vocab.names(m, value)]
         own = self.vocab.words(value)
         # The value's own words, unless they are part of a longer name ("POP" in "secure POP").
-        same += [span for span in (self.words.span(i, len(own)) for i in self.words.find(own))
+        same += [span for span in (words.span(i, len(own)) for i in words.find(own))
                  if not any(m.span[0] <= span[0] and span[1] <= m.span[1] and m.span != span
                             for m in self.mentions)][:1]
         if not same:
             others = [m.span for m in self.mentions if not self.vocab.names(m, value)]
-            hit = spelled(value, self.words, self.vocab, others) or self._elided(value)
+            hit = spelled(value, words, self.vocab, others) or self._elided(value)
             same = [hit] if hit else []
         for span in same:  # a value named twice is still that value
             self.claim(span)
@@ -257,10 +108,10 @@ class _Context:
 
     def _elided(self, value: str) -> tuple[int, int] | None:
         words = self.vocab.words(value)
-        if len(words) < 2 or not self.words.find(words[:1]):
+        if len(words) < 2 or not self.r.words.find(words[:1]):
             return None
-        tail = self.words.find(words[1:])
-        return self.words.span(tail[0], len(words) - 1) if tail else None
+        tail = self.r.words.find(words[1:])
+        return self.r.words.span(tail[0], len(words) - 1) if tail else None
 
     def claim(self, span: tuple[int, int]) -> None:
         self.claimed.update(m.span for m in self.mentions
@@ -272,118 +123,84 @@ class _Context:
                 if wanted & m.categories and m.span not in self.claimed]
 
 
-def check_facts(intent: Intent, sentence: str) -> list[Finding]:
-    """Every fact of ``intent`` with what ``sentence`` says about it."""
-    vocab = vocabulary()
-    words = vocab.analyse(sentence)
-    ctx = _Context(sentence, words, vocab, vocab.mentions(words), _amounts(sentence))
-    wanted = [(("rate", float(i.amount) * _RATE[i.unit]) if isinstance(i, Bandwidth) else
-               ("size", float(i.amount) * _SIZE[i.unit.split("/")[0]]))
+def check_facts(intent: Intent, sentence: str | Reading) -> list[Finding]:
+    """Every fact of ``intent`` with what ``sentence`` (or its reading) says about it."""
+    r = sentence if isinstance(sentence, Reading) else read(sentence)
+    ctx = _Context(r)
+    wanted = [(("rate" if isinstance(i, Bandwidth) else "size"), nile_value(i))
               for _, i in intent.items() if isinstance(i, (Bandwidth, Quota)) and i.amount]
     ctx.exact = {a.span for a in ctx.amounts
                  if any(a.kind == k and abs(a.value - v) < 1e-6 * max(v, 1) for k, v in wanted)}
     # Names first (targets, path ends, items), so that a name the intent uses is not read
     # as an extra item or as a different target.
     named = [*_targets(intent, ctx), *_path(intent, ctx)]
-    items = [_item(item, ctx) for _, item in intent.items() if isinstance(item, Function)]
+    items = {id(item): _item(item, ctx) for _, item in intent.items()
+             if isinstance(item, Function)}
     out: list[Finding] = []
     for op in intent.operations:
-        out.append(_polarity(op.verb, ctx))
+        spans = [f.span for item in op.items if (f := items.get(id(item))) and f.span]
+        out.append(_polarity(op.verb, ctx, spans[0] if spans else None))
         for item in op.items:
             if isinstance(item, Bandwidth):
                 out += _bandwidth(item, ctx)
             elif isinstance(item, Quota):
                 out += _quota(item, ctx)
-    return [*out, *items, *_extra_items(intent, ctx), *_extra_amounts(intent, ctx), *named,
-            *_window(intent, ctx)]
+    return [*out, *items.values(), *_extra_items(intent, ctx), *_extra_amounts(intent, ctx),
+            *named, *_window(intent, ctx)]
 
 
-def _verdict(kind: str, fact: str, hit: re.Match | None, other: re.Match | None, *,
-             required: bool = False, offset: int = 0) -> Finding:
+def _verdict(kind: str, fact: str, hit: Hit | None, other: Hit | None, *,
+             required: bool = False) -> Finding:
     """matched when the intent's cue is found, contradicted when only the opposite one is."""
     if hit is not None:
-        return Finding(kind, fact, "matched", (hit.start() + offset, hit.end() + offset),
-                       required=required)
+        return Finding(kind, fact, "matched", hit.span, required=required)
     if other is not None:
-        return Finding(kind, fact, "contradicted", (other.start() + offset, other.end() + offset),
-                       f"the sentence says {other.group(0)!r}", required)
+        return Finding(kind, fact, "contradicted", other.span,
+                       f"the sentence says {other.text!r}", required)
     return Finding(kind, fact, "missing", required=required)
 
 
-def _polarity(verb: str, ctx: _Context) -> Finding:
-    s = ctx.text
+def _polarity(verb: str, ctx: _Context, span: tuple[int, int] | None) -> Finding:
+    """The polarity of one operation, read in the clause of its items (a sentence may
+    allow one thing and block another); block cues before allow cues, remove before add."""
+    r = ctx.r
     if verb in ("set", "unset"):
-        lifted = _find(_LIFT, s)
+        lifted = r.first("lift")
         if verb == "set":
             return Finding("polarity", "set", "contradicted" if lifted else "matched",
-                           lifted.span() if lifted else None,
-                           f"the sentence says {lifted.group(0)!r}" if lifted else "")
+                           lifted.span if lifted else None,
+                           f"the sentence says {lifted.text!r}" if lifted else "")
         if lifted:
-            return Finding("polarity", "unset", "matched", lifted.span())
+            return Finding("polarity", "unset", "matched", lifted.span)
         limit = ctx.amounts[0].span if ctx.amounts else (
-            m.span() if (m := _find(_LIMIT_WORDS, s)) else None)
+            h.span if (h := r.first("limit_word")) else None)
         # A limit stated with no word that lifts it is a limit being set.
         return Finding("polarity", "unset", "contradicted" if limit else "missing", limit,
                        "the sentence sets the limit; nothing lifts it" if limit else "")
-    if verb in ("block", "allow"):
-        # Negated permissions ("not allowed") are block cues: block cues are looked for
-        # first, and an allow cue counts only where there is none.
-        block = _find(_BLOCK, s)
-        allow = None if block else _find(_ALLOW, s)
-        if block is None and allow is None:
-            block = _find(_WEAK_BLOCK, s)
-        hit, other = (block, allow) if verb == "block" else (allow, block)
-        return _verdict("polarity", verb, hit, other, required=True)
-    remove = _find(_REMOVE, s)
-    add = None if remove else _find(_ADD, s)  # "no longer monitored" removes despite "monitor"
-    hit, other = (add, remove) if verb == "add" else (remove, add)
-    return _verdict("polarity", verb, hit, other, required=True)
-
-
-def _clause(ctx: _Context, amount: Amount) -> tuple[int, int]:
-    """The words that describe ``amount``: from the previous amount (or the start) to the
-    next amount or clause break after it."""
-    before = max([a.span[1] for a in ctx.amounts if a.span[1] <= amount.span[0]], default=0)
-    after = min([a.span[0] for a in ctx.amounts if a.span[0] >= amount.span[1]],
-                default=len(ctx.text))
-    brk = _CLAUSE_BREAK.search(ctx.text, amount.span[1], after)
-    return before, brk.start() if brk else after
-
-
-def _nearest(patterns: dict[str, str], ctx: _Context, amount: Amount,
-             reach: int | None = None) -> tuple[str, re.Match, int] | None:
-    """The cue nearest to ``amount`` in its clause (and within ``reach`` characters when
-    given): (name, match, offset of the match)."""
-    start, end = _clause(ctx, amount)
-    window = ctx.text[start:end]
-    best = None
-    for name, pattern in patterns.items():
-        for m in re.finditer(pattern, window, re.I):
-            a, b = m.start() + start, m.end() + start
-            distance = amount.span[0] - b if b <= amount.span[0] else a - amount.span[1]
-            if b > amount.span[0] and a < amount.span[1]:
-                distance = 0
-            if (best is None or distance < best[0]) and (reach is None or distance <= reach):
-                best = (distance, name, m, start)
-    return None if best is None else best[1:]
+    hit = r.verb("acl" if verb in ("allow", "block") else "chain", span)
+    said = VERB[hit.name] if hit is not None else None
+    return _verdict("polarity", verb, hit if said == verb else None,
+                    hit if said not in (None, verb) else None, required=True)
 
 
 def _cue(kind: str, fact: str, want: str, tiers: list[dict[str, str]], ctx: _Context,
          amount: Amount | None, *, default: str | None = None) -> Finding:
     """A cue fact (bound, direction, period): the nearest cue in its amount's clause, else
     anywhere, tier by tier (strong words before weak ones). With no cue at all, Nile's
-    ``default`` (max bandwidth, download quota, as Lumi reads an unqualified limit) holds."""
-    for tier, patterns in enumerate(tiers):
-        reach = _NEAR if tier else None  # weak cues only right next to their amount
-        if amount is not None and (near := _nearest(patterns, ctx, amount, reach)) is not None:
-            name, m, offset = near
-            return _verdict(kind, fact, m if name == want else None,
-                            None if name == want else m, required=True, offset=offset)
+    ``default`` (max bandwidth, download quota, as Lumi reads an unqualified limit) holds.
+    ``tiers`` map each meaning to the reading's cue name."""
+    r = ctx.r
+    for tier, names in enumerate(tiers):
+        reach = NEAR if tier else None  # weak cues only right next to their amount
+        if amount is not None and (near := r.nearest(names, amount, reach)) is not None:
+            meaning, hit = near
+            return _verdict(kind, fact, hit if meaning == want else None,
+                            None if meaning == want else hit, required=True)
         if tier:
             continue
-        hits = {name: _find(p, ctx.text) for name, p in patterns.items()}
+        hits = {meaning: r.first(name) for meaning, name in names.items()}
         if any(hits.values()):
-            other = next((m for name, m in hits.items() if name != want and m), None)
+            other = next((h for meaning, h in hits.items() if meaning != want and h), None)
             return _verdict(kind, fact, hits[want], other, required=True)
     if default == want:
         return Finding(kind, fact, "matched", detail=f"not said: {want} is the default")
@@ -415,40 +232,39 @@ def _amount(kind: str, fact: str, want: float, ctx: _Context) -> tuple[Finding, 
 def _bandwidth(item: Bandwidth, ctx: _Context) -> list[Finding]:
     if not item.amount:
         return []  # lenient bandwidth(): no fact to check
-    found, amount = _amount("rate", f"{item.amount} {item.unit}",
-                            float(item.amount) * _RATE[item.unit], ctx)
-    bound = _cue("bound", item.bound, item.bound, [{"max": _MAX, "min": _MIN}], ctx, amount,
+    found, amount = _amount("rate", f"{item.amount} {item.unit}", nile_value(item), ctx)
+    bound = _cue("bound", item.bound, item.bound, [{"max": "max", "min": "min"}], ctx, amount,
                  default="max")
     return [found, bound]
 
 
 def _quota(item: Quota, ctx: _Context) -> list[Finding]:
-    size_unit, period_code = item.unit.split("/")
-    found, amount = _amount("size", f"{item.amount} {size_unit}",
-                            float(item.amount) * _SIZE[size_unit], ctx)
-    period = _PERIOD[period_code]
+    size_unit = item.unit.split("/")[0]
+    found, amount = _amount("size", f"{item.amount} {size_unit}", nile_value(item), ctx)
+    period = quota_period(item)
     if amount is not None and amount.period is not None:
         status = "matched" if amount.period == period else "contradicted"
         out = [found, Finding("period", f"per {period}", status, amount.span,
                               "" if status == "matched" else f"the sentence says {amount.text!r}",
                               True)]
     else:
-        out = [found, _cue("period", f"per {period}", period, [_PERIOD_WORDS], ctx, amount)]
+        out = [found, _cue("period", f"per {period}", period, [{p: p for p in PERIODS}], ctx,
+                           amount)]
     if item.direction in ("upload", "download"):
-        out.append(_cue("direction", item.direction, item.direction, _WAYS, ctx, amount,
+        out.append(_cue("direction", item.direction, item.direction, WAYS, ctx, amount,
                         default="download"))
     else:  # 'any' counts both ways; one alone narrows it
-        for tier, ways in enumerate(_WAYS):
-            near = _nearest(ways, ctx, amount, _NEAR if tier else None) \
+        near = None
+        for tier, ways in enumerate(WAYS):
+            near = ctx.r.nearest(ways, amount, NEAR if tier else None) \
                 if amount is not None else None
             if near is not None:
                 break
-        both = any(all(_find(p, ctx.text) for p in ways.values()) for ways in _WAYS)
+        both = any(all(ctx.r.first(name) for name in ways.values()) for ways in WAYS)
         if near is not None and not both:
-            _, m, offset = near
-            out.append(Finding("direction", "any", "contradicted",
-                               (m.start() + offset, m.end() + offset),
-                               f"the sentence limits only {m.group(0)!r}"))
+            _, hit = near
+            out.append(Finding("direction", "any", "contradicted", hit.span,
+                               f"the sentence limits only {hit.text!r}"))
     return out
 
 
@@ -507,11 +323,6 @@ def _other_name(ctx: _Context, f: Function) -> Mention | None:
                  and not any(ctx.vocab.is_implicit(k) for k in m.keys)), None)
 
 
-#: How a sentence applies a policy to every endpoint or group.
-_EVERYONE = (r"\b(?:all|any|every|each) (?:endpoint|user|host|group|device|client)s?\b|"
-             r"\bevery(?:one|body)\b")
-
-
 def _targets(intent: Intent, ctx: _Context) -> list[Finding]:
     """The ``for`` targets and the path's ends: each named, or (when not) contradicted by a
     name of the same family the intent does not account for, or missing. An implicit
@@ -531,24 +342,12 @@ def _targets(intent: Intent, ctx: _Context) -> list[Finding]:
             out.append(Finding("target", fact, "contradicted", other.span,
                                f"the sentence names {other.text!r}", required))
         elif required and f.kind in ("endpoint", "group") and (
-                every := _find(_EVERYONE, ctx.text)):
-            out.append(Finding("target", fact, "contradicted", every.span(),
-                               f"the sentence says {every.group(0)!r}", required))
+                every := ctx.r.first("everyone")):
+            out.append(Finding("target", fact, "contradicted", every.span,
+                               f"the sentence says {every.text!r}", required))
         else:
             out.append(Finding("target", fact, "missing", required=required))
     return out
-
-
-_ARTICLE = r"(?:the\s+|a\s+|an\s+|each\s+|every\s+|their\s+|its\s+)?"
-#: Words before a path end that make it the destination, or the source.
-_TO = r"\b(?:to|into|towards?|reach(?:ing)?|access(?:ing)?|enter(?:ing)?)\s+" + _ARTICLE + "$"
-_FROM = r"\b(?:from|leaving|out of)\s+" + _ARTICLE + "$"
-#: "X to Y": the words allowed between the two ends.
-_LINK = re.compile(r"(?:\s+(?:traffic|network|users?|hosts?|link|connection))?\s*(?:to|-|→|->)\s*"
-                   + _ARTICLE, re.I)
-#: How a sentence names the 'any' end of a path.
-_ANY_END = (r"\b(?:any|all|every)\s+(?:other\s+|external\s+)?(?:source|destination|endpoint|"
-            r"host|network|service|where)s?\b|\banywhere\b")
 
 
 def _path(intent: Intent, ctx: _Context) -> list[Finding]:
@@ -561,25 +360,19 @@ def _path(intent: Intent, ctx: _Context) -> list[Finding]:
     src, dst = intent.path.source, intent.path.destination
     if (_any(src) and _any(dst)) or ctx.vocab.same(src.value, dst.value):
         return []
+    r = ctx.r
     fact = f"from {src.value} to {dst.value}"
     ends = {"src": _end_spans(ctx, src), "dst": _end_spans(ctx, dst)}
 
     def marked(role: str, marker: str) -> tuple[int, int] | None:
-        for a, b in ends[role]:
-            m = re.search(marker, ctx.text[:a], re.I)
-            if m:
-                return (m.start(), b)
-        return None
+        return next((h.span for span in ends[role] if (h := r.marked(span, marker))), None)
 
     def linked(first: str, second: str) -> tuple[int, int] | None:
-        for a1, b1 in ends[first]:
-            for a2, b2 in ends[second]:
-                if a2 > b1 and _LINK.fullmatch(ctx.text, b1, a2):
-                    return (a1, b2)
-        return None
+        return next(((a1, b2) for a1, b1 in ends[first] for a2, b2 in ends[second]
+                     if r.linked((a1, b1), (a2, b2))), None)
 
-    right = linked("src", "dst") or marked("src", _FROM) or marked("dst", _TO)
-    wrong = linked("dst", "src") or marked("dst", _FROM) or marked("src", _TO)
+    right = linked("src", "dst") or marked("src", "from") or marked("dst", "to")
+    wrong = linked("dst", "src") or marked("dst", "from") or marked("src", "to")
     if wrong and not right:
         return [Finding("path", fact, "contradicted", wrong,
                         "the sentence has the direction reversed", True)]
@@ -592,7 +385,7 @@ def _path(intent: Intent, ctx: _Context) -> list[Finding]:
 def _end_spans(ctx: _Context, f: Function) -> list[tuple[int, int]]:
     """Every span where the sentence names a path end (or an equivalent)."""
     if _any(f):
-        return [m.span() for m in re.finditer(_ANY_END, ctx.text, re.I)]
+        return [h.span for h in ctx.r.hits["any_end"]]
     found = [m.span for m in ctx.mentions if ctx.vocab.names(m, f.value)]
     if not found and (span := ctx.name(f.value)) is not None:
         found = [span]
@@ -600,9 +393,9 @@ def _end_spans(ctx: _Context, f: Function) -> list[tuple[int, int]]:
 
 
 def _window(intent: Intent, ctx: _Context) -> list[Finding]:
-    s = ctx.text
+    r, s = ctx.r, ctx.text
     sched = intent.schedule
-    times, dates = _times(s), _dates(s)
+    times, dates = r.times, r.dates
     if sched is None or sched.start is None or sched.end is None:
         said = times[0][1] if times else (dates[0][1] if dates else None)
         if said is not None and sched is None:
@@ -611,7 +404,7 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
         return []
     if sched.start.kind not in ("hour", "date"):
         return []
-    if not times and not dates and not _find(_VAGUE_TIME, s):
+    if not times and not dates and not r.first("vague_time"):
         # Nothing in the sentence restricts when: it states the policy for all times, which
         # only a window of the whole day says too.
         whole = sched.start.value == "00:00" and sched.end.value in ("23:59", "24:00")
@@ -622,14 +415,6 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
     if sched.start.kind == "hour":
         return _hours(sched, times, s)
     return _days(sched, dates, s)
-
-
-#: Words that restrict when, in a way the rules cannot read as a clock time or a date.
-_VAGUE_TIME = (r"\b(?:morning|afternoon|evening|night\w*|overnight|daytime|weekdays?|weekends?|"
-               r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|(?:business|working|office|school|"
-               r"peak|off[- ]peak) hours|hours of|o'clock|temporar\w*|until|till|after|before|"
-               r"during|holidays?|semesters?|terms?|" + "|".join(
-                   m for m in _MONTHS if len(m) > 3) + r")\b")
 
 
 def _hours(sched: Schedule, times, s: str) -> list[Finding]:

@@ -11,25 +11,12 @@ printed only when one repair fits.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable
 from typing import Any
 
-from .facts import (
-    _PERIOD_WORDS,
-    _RATE,
-    _SIZE,
-    _WAYS,
-    Amount,
-    Finding,
-    _amounts,
-    _dates,
-    _find,
-    _times,
-    check_facts,
-    contradictions,
-)
+from .facts import Finding, check_facts, contradictions, nile_value
 from .intent import NEGATION, Bandwidth, Function, Intent, Operation, Path, Quota, Schedule, Time
+from .reading import PERIODS, WAYS, Amount, Reading, read
 from .vocabulary import KINDS, vocabulary
 
 __all__ = ["suggest"]
@@ -39,27 +26,28 @@ _SIZE_UNITS = {6: "mb", 9: "gb"}
 _PERIOD_CODES = {"hour": "h", "day": "d", "week": "wk", "month": "mth"}
 _QUOTA_UNITS = ("mb/h", "mb/d", "mb/wk", "gb/h", "gb/d", "gb/wk", "gb/mth")
 
-Repair = Callable[[Intent, Finding, str], Intent | None]
+Repair = Callable[[Intent, Finding, Reading], Intent | None]
 
 
-def suggest(intent: Intent, sentence: str) -> Intent | None:
+def suggest(intent: Intent, sentence: str | Reading) -> Intent | None:
     """The intent ``sentence`` implies where it contradicts ``intent``, or None when nothing
     is contradicted or no single repair fits (the result validates and contradicts nothing)."""
     from .validate import validate
 
-    bad = contradictions(check_facts(intent, sentence))
+    r = sentence if isinstance(sentence, Reading) else read(sentence)
+    bad = contradictions(check_facts(intent, r))
     if not bad:
         return None
     repaired: Intent | None = intent
     for finding in bad:
         repair = _REPAIRS.get(finding.kind)
-        repaired = repair(repaired, finding, sentence) if repair and repaired else None
+        repaired = repair(repaired, finding, r) if repair and repaired else None
         if repaired is None:
             return None
     assert repaired is not None
     if repaired.key() == intent.key() or not validate(repaired.canonical()).valid:
         return None
-    if contradictions(check_facts(repaired, sentence)):
+    if contradictions(check_facts(repaired, r)):
         return None  # the repairs do not fit together
     return repaired
 
@@ -92,27 +80,20 @@ def _nile_amount(amount: Amount) -> tuple[str, str] | None:
     return None
 
 
-def _value(item: Bandwidth | Quota) -> float:
-    """An item's amount normalised as the sentence's amounts are (bit/s, MB)."""
-    if isinstance(item, Bandwidth):
-        return float(item.amount) * _RATE[item.unit]
-    return float(item.amount) * _SIZE[item.unit.split("/")[0]]
-
-
-def _amount(intent: Intent, f: Finding, sentence: str) -> Intent | None:
+def _amount(intent: Intent, f: Finding, r: Reading) -> Intent | None:
     if f.fact.startswith("no "):
         return None  # an amount the intent lacks: its bound or direction is not ours to guess
-    stated = [a for a in _amounts(sentence) if a.span == f.span and a.kind == f.kind]
+    stated = [a for a in r.amounts if a.span == f.span and a.kind == f.kind]
     if not stated:
         return None  # said with a unit of the other kind ("7277 GB/week" for a rate)
     # Every amount of that kind the sentence states that no other item accounts for: one.
-    others = [a.value for a in _amounts(sentence) if a.kind == f.kind]
+    others = [a.value for a in r.amounts if a.kind == f.kind]
     number, unit = f.fact.split()
     kind = Bandwidth if f.kind == "rate" else Quota
     item = _metric(intent, kind, lambda i: i.amount == number and i.unit.split("/")[0] == unit)
     if item is None:
         return None
-    mine = {_value(i) for _, i in intent.items() if isinstance(i, kind) and i is not item}
+    mine = {nile_value(i) for _, i in intent.items() if isinstance(i, kind) and i is not item}
     if _only([v for v in others if v not in mine]) is None:
         return None  # two values the sentence states for one fact
     nile = _nile_amount(stated[0])
@@ -122,10 +103,11 @@ def _amount(intent: Intent, f: Finding, sentence: str) -> Intent | None:
     return _with_item(intent, item, dataclasses.replace(item, amount=nile[0], unit=unit))
 
 
-def _period(intent: Intent, f: Finding, sentence: str) -> Intent | None:
-    said = sentence[f.span[0]:f.span[1]] if f.span else ""
-    periods = [p for p, pattern in _PERIOD_WORDS.items() if re.search(pattern, said, re.I)]
-    unit = _only([a.period for a in _amounts(said) if a.period]) or _only(periods)
+def _period(intent: Intent, f: Finding, r: Reading) -> Intent | None:
+    start, end = f.span or (0, 0)
+    periods = [p for p in PERIODS if r.first(p, start, end)]
+    unit = _only([a.period for a in r.amounts if a.period and a.span == f.span]) or \
+        _only(periods)
     want = f.fact.removeprefix("per ")
     item = _metric(intent, Quota, lambda q: _PERIOD_CODES[want] == q.unit.split("/")[1])
     if unit is None or item is None:
@@ -135,7 +117,7 @@ def _period(intent: Intent, f: Finding, sentence: str) -> Intent | None:
         if new in _QUOTA_UNITS else None
 
 
-def _bound(intent: Intent, f: Finding, sentence: str) -> Intent | None:
+def _bound(intent: Intent, f: Finding, r: Reading) -> Intent | None:
     item = _metric(intent, Bandwidth, lambda b: b.bound == f.fact)
     if item is None:
         return None
@@ -144,16 +126,15 @@ def _bound(intent: Intent, f: Finding, sentence: str) -> Intent | None:
         item, bound="min" if item.bound == "max" else "max"))
 
 
-def _direction(intent: Intent, f: Finding, sentence: str) -> Intent | None:
+def _direction(intent: Intent, f: Finding, r: Reading) -> Intent | None:
     item = _metric(intent, Quota, lambda q: q.direction == f.fact)
-    said = sentence[f.span[0]:f.span[1]] if f.span else ""
-    if item is None or not said:
+    if item is None or f.span is None:
         return None
-    way = "download" if any(_find(ways["download"], said) for ways in _WAYS) else "upload"
+    way = "download" if any(r.first(ways["download"], *f.span) for ways in WAYS) else "upload"
     return _with_item(intent, item, dataclasses.replace(item, direction=way))
 
 
-def _polarity(intent: Intent, f: Finding, sentence: str) -> Intent | None:
+def _polarity(intent: Intent, f: Finding, r: Reading) -> Intent | None:
     ops = [op for op in intent.operations if op.verb == f.fact]
     if len(ops) != 1:
         return None
@@ -162,16 +143,15 @@ def _polarity(intent: Intent, f: Finding, sentence: str) -> Intent | None:
         for op in intent.operations))
 
 
-def _path(intent: Intent, f: Finding, sentence: str) -> Intent | None:
+def _path(intent: Intent, f: Finding, r: Reading) -> Intent | None:
     path = intent.path
     return None if path is None else intent.replace(path=Path(path.destination, path.source))
 
 
-def _named(f: Finding, sentence: str) -> tuple[str, set[str]] | None:
+def _named(f: Finding, r: Reading) -> tuple[str, set[str]] | None:
     """The value the sentence names at a finding's span, with its categories."""
-    vocab = vocabulary()
-    mention = next((m for m in vocab.mentions(vocab.analyse(sentence)) if m.span == f.span),
-                   None)
+    vocab = r.vocab
+    mention = next((m for m in r.mentions if m.span == f.span), None)
     if mention is None or not all(vocab.same(k, mention.keys[0]) for k in mention.keys):
         return None  # not one value ("ResNet" may be two equivalent ones: take the first)
     return mention.keys[0], set(mention.categories)
@@ -182,8 +162,8 @@ def _canonical(key: str) -> str:
     return vocabulary().value.get(key, key)
 
 
-def _target(intent: Intent, f: Finding, sentence: str) -> Intent | None:
-    named = _named(f, sentence)
+def _target(intent: Intent, f: Finding, r: Reading) -> Intent | None:
+    named = _named(f, r)
     if named is None or f.span is None:
         return None
     label, _, rest = f.fact.partition(" ") if f.fact.startswith(("from ", "to ")) else \
@@ -202,8 +182,8 @@ def _target(intent: Intent, f: Finding, sentence: str) -> Intent | None:
     return intent.replace(targets=tuple(new if t is matches[0] else t for t in intent.targets))
 
 
-def _item(intent: Intent, f: Finding, sentence: str) -> Intent | None:
-    named = _named(f, sentence)
+def _item(intent: Intent, f: Finding, r: Reading) -> Intent | None:
+    named = _named(f, r)
     if not f.fact.startswith("no ") or named is None:
         return None  # a missing item gets no suggestion
     key, categories = named
@@ -219,13 +199,13 @@ def _item(intent: Intent, f: Finding, sentence: str) -> Intent | None:
         for op in intent.operations))
 
 
-def _time(intent: Intent, f: Finding, sentence: str) -> Intent | None:
+def _time(intent: Intent, f: Finding, r: Reading) -> Intent | None:
     window = intent.schedule
     if f.span is None:  # the sentence sets no window at all: it holds at all times
         return intent.replace(schedule=None)
     kind = window.start.kind if window and window.start else None
-    hours = [value for value, _ in _times(sentence)]
-    days = [f"{y:04d}{m:02d}{d:02d}" for (y, m, d), _ in _dates(sentence) if y]
+    hours = [value for value, _ in r.times]
+    days = [f"{y:04d}{m:02d}{d:02d}" for (y, m, d), _ in r.dates if y]
     if kind in (None, "hour") and len(hours) == 2 and not days:
         start, end = hours
         return intent.replace(schedule=Schedule(Time("hour", start), Time("hour", end)))

@@ -1,0 +1,782 @@
+"""What an English sentence says about a network policy, read once and without an intent.
+
+This module is the one place that reads English. :func:`read` turns a sentence into a
+:class:`Reading`: its stemmed words, the vocabulary values it names, its numbers with units,
+clock times and dates, and every cue word (polarity, bound, direction, period, time) with
+its span, clause by clause. Two consumers use it:
+
+- the guided fact check (:mod:`nile_align.nile.facts`), which looks for each fact of an
+  intent in the reading, and the repair suggestions built on it;
+- :meth:`Reading.statement`, the intent-free facts of the sentence (amounts with kind, value,
+  bound, direction and period; items with their polarity; targets and the path; the time
+  window), each with its span, and what the rules could not read. The NL↔NL comparison
+  (:mod:`nile_align.nile.paraphrase`) compares two statements.
+
+No model. Values are named through the vocabularies of ``grammar/vocabulary.toml``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+
+from .vocabulary import ITEMS, Mention, Sentence, Vocabulary, vocabulary
+
+__all__ = ["Amount", "Hit", "Reading", "Statement", "StatedAmount", "StatedName", "Unread",
+           "Window", "read", "reader"]
+
+Span = tuple[int, int]
+Date = tuple[int | None, int, int]
+
+NEGATION = {"allow": "block", "block": "allow", "add": "remove", "remove": "add",
+            "set": "unset", "unset": "set"}
+
+
+# --- amounts --------------------------------------------------------------------------------
+
+# Prefix exponents of bit and byte units. Real translations write bit rates as bytes too
+# ("9 GB per second", "55 GBps" for 55 gbps in NEAT), so per-second byte units are read as
+# the bit rate they were meant for.
+_PREFIX = {"": 0, "k": 3, "kilo": 3, "m": 6, "mega": 6, "g": 9, "giga": 9, "t": 12, "tera": 12}
+_BASE = re.compile(r"(?P<p>kilo|mega|giga|tera|[kmgt])?(?P<b>bits?|bytes?|b|bit)$")
+_COMPACT_RATE = re.compile(r"(?P<p>[kmgt])?bps$")
+_SIZE_WORDS = {"gig": 9, "gigs": 9, "meg": 6, "megs": 6}
+PERIOD_SUFFIX = {"h": "hour", "hr": "hour", "hour": "hour", "d": "day", "day": "day",
+                 "w": "week", "wk": "week", "week": "week", "mth": "month", "mo": "month",
+                 "month": "month"}
+_AMOUNT = re.compile(
+    r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*-?\s*"
+    r"(?P<unit>[a-z]+(?:/[a-z]+)?)(?P<persec>\s+(?:per|a|each|every)\s+(?:second|sec)\b)?",
+    re.I)
+#: A number that shares the unit of the amount after it: "4 or 5 Mbps", "10 to 20 GB".
+_SHARED = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s*(?:or|to|and|-|–)\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A number with a unit in the sentence: a rate (bit/s) or a size (MB)."""
+
+    kind: str
+    value: float
+    span: Span
+    text: str
+    period: str | None = None     # from a unit such as "Mb/d"
+    number: float = 0.0           # as written, in the unit of ``exponent``
+    exponent: int = 0             # the unit as a power of ten of bit/s or bytes
+
+
+def _unit(unit: str, per_second: bool) -> tuple[str, int, str | None] | None:
+    """(kind, exponent of 10 in bit/s or bytes, period) of a unit, or None if not one."""
+    base, _, per = unit.casefold().partition("/")
+    if not per and (m := _COMPACT_RATE.match(base)):
+        return "rate", _PREFIX[m.group("p") or ""], None
+    exponent = _SIZE_WORDS.get(base)
+    if exponent is None:
+        m = _BASE.match(base)
+        if m is None:
+            return None
+        exponent = _PREFIX[m.group("p") or ""]
+    if per in ("s", "sec", "second") or (not per and per_second):
+        return "rate", exponent, None
+    if per and per not in PERIOD_SUFFIX:
+        return None
+    return "size", exponent, PERIOD_SUFFIX.get(per)
+
+
+def _amounts(text: str) -> list[Amount]:
+    out = []
+    for m in _AMOUNT.finditer(text):
+        unit = _unit(m.group("unit"), bool(m.group("persec")))
+        if unit is None:
+            continue
+        kind, exponent, period = unit
+        scale = 10.0 ** (exponent if kind == "rate" else exponent - 6)
+        if shared := _SHARED.search(text, 0, m.start()):
+            number = float(shared.group(1))
+            out.append(Amount(kind, number * scale, shared.span(1), shared.group(1), period,
+                              number, exponent))
+        number = float(m.group("num").replace(",", ""))
+        out.append(Amount(kind, number * scale, m.span(), m.group(0), period, number, exponent))
+    return out
+
+
+# --- cue words ------------------------------------------------------------------------------
+# Each is looked for anywhere in the sentence, case-insensitively; a Reading keeps every hit.
+
+_NEG_SUBJECT = (r"(?:no|none of|nobody|no one|not one|neither)\b(?:\s+[\w'-]+){0,4}?\s+"
+                r"(?:may|can|could|shall|should|will|is|are|gets?|has|have|must)\b")
+CUES: dict[str, str] = {
+    # Permissions that contain a blocking word: they come before the blocking cues.
+    "unblock": r"\b(?:unblock\w*|(?:no longer|not|never) (?:be |being )?(?:blocked|banned|"
+               r"prohibited|forbidden|restricted|denied|disallowed)|"
+               r"(?:lift\w*|remov\w*|drop\w*) (?:the |a |any |all )?(?:ban|block|restriction|"
+               r"prohibition)s?)\b",
+    # Negated permissions ("not allowed", "no guest may") are block cues: block cues are
+    # looked for first, and an allow cue counts only where there is none.
+    "block": r"\b(?:block\w*|blacklist\w*|prohibit\w*|forbid\w*|den(?:y|ies|ied|ying)|"
+             r"disallow\w*|ban(?:s|ned|ning)?|prevent\w*|reject\w*|restrict(?:s|ed|ing)?|"
+             r"(?:not|never|no longer) (?:be )?(?:allowed|permitted|able|authori[sz]ed|"
+             r"available)|unable to|(?:do|does|did|will|shall|should|must|can|may) not|"
+             r"cannot|can't|won't|don't|doesn't|mustn't|not have access|no access|"
+             r"off[- ]limits|(?:can|may|could|will) no longer|no longer (?:use|access|reach|"
+             r"run|get|have access)|shut\w* (?:off|out|down)|cut\w* off|kept off|keep\w* "
+             r"(?:\w+ ){0,3}?off|bar(?:s|red|ring)? (?:from|\w+ from)|barred|lock\w* out|"
+             r"closed (?:off )?to|disabl\w*|turn\w* off|switch\w* off|unavailable|"
+             r"refus\w*|blackhol\w*|drop(?:s|ped|ping)? (?:all )?(?:\w+ ){0,2}?(?:traffic|"
+             r"packets|connections)|" + _NEG_SUBJECT + r")",
+    "allow": r"\b(?:allow\w*|permit\w*|whitelist\w*|enabl\w*|authori[sz]\w*|grant\w*|lets?|"
+             r"(?:can|may|could|able to|gets? to|free to) (?:\w+ ){0,2}?(?:use|access|send|"
+             r"connect|make|play|stream|receive|download|upload|communicat\w*|reach|run|"
+             r"transfer|share|get|watch|view|visit|browse|call|talk|open|reach)|open to|"
+             r"(?:is|are) open|ha(?:ve|s) (?:full )?access|are free to|unrestricted|accept\w*|"
+             r"(?:is|are) available|available to|opened up|open\w* up)\b",
+    "weak_block": r"\bno\b",
+    "remove": r"\b(?:remov\w*|no longer|stop\w*|without|bypass\w*|disabl\w*|turn\w* off|"
+              r"tak\w* (?:\w+ ){0,3}?(?:off|out)|there (?:is|are|will be) no|exempt\w*|lift\w*|"
+              r"strip\w* (?:\w+ ){0,3}?out|pull\w* (?:\w+ ){0,3}?out|decommission\w*|"
+              r"uninstall\w*|skip\w*|rout\w* around|dispens\w* with|drop\w* (?:\w+ ){0,3}?"
+              r"(?:from|out)|(?:will|do|does) not (?:be )?(?:go|pass|monitor\w*|inspect\w*|"
+              r"filter\w*|rout\w*))\b",
+    "add": r"\b(?:add\w*|insert\w*|deploy\w*|install\w*|enabl\w*|through|via|pass(?:es|ing)?|"
+           r"inspect\w*|monitor\w*|filter\w*|scan\w*|protect\w*|subject to|using|behind|"
+           r"enforc\w*|rout\w* (?:\w+ ){0,4}?through|(?:blocked|checked|guarded) by|"
+           r"in front of|plac\w*|put|puts|travers\w*|screen\w*|watch\w*|chain\w*)\b",
+    "lift": r"\b(?:no longer|(?:does|do|did|will|shall) not (?:have|get|be subject)|"
+            r"doesn't have|don't have|not have|remov\w*|lift\w*|eliminat\w*|"
+            r"drop(?:s|ped|ping)?|unset|unlimited|uncapped|unthrottled|unmetered|scrap\w*|"
+            r"abolish\w*|do\w* away with|no (?:\w+ ){0,2}(?:limit|quota|cap)s?|without "
+            r"(?:a |any )?(?:\w+ ){0,2}(?:limit|quota|cap)s?|not (?:be )?(?:limited|capped|"
+            r"restricted|throttled))\b",
+    "limit_word": r"\b(?:limit\w*|quota\w*|cap\w*|bandwidth|rate|speed)\b",
+    "max": r"\b(?:max(?:imum|imal)?|at most|up to|no more than|not (?:to )?exceed\w*|"
+           r"may not exceed|(?:can|must|may|will|should) not go (?:above|over|beyond)|"
+           r"limit(?:s|ed|ing)?|cap(?:s|ped|ping)?|ceiling|throttl\w*|restrict(?:s|ed|ing)?|"
+           r"tops? out at|no (?:faster|higher|greater) than)\b",
+    "min": r"\b(?:min(?:imum|imal)?|at least|no less than|guarantee\w*|reserv\w*|floor|"
+           r"(?:never|not) (?:drop\w* |fall\w* |go\w* )?below|no (?:slower|lower) than)\b",
+    # Quota directions: the words themselves first; traffic directions only where neither
+    # is said, and only right next to their amount ("may send 500 MB a week").
+    "upload": r"\b(?:upload\w*|push\w* up)",
+    "download": r"\b(?:download\w*|pull\w* down)",
+    "outgoing": r"\b(?:outgoing|outbound|egress|send(?:s|ing)?|sent)\b",
+    "incoming": r"\b(?:incoming|inbound|ingress|receiv\w*)\b",
+    "hour": r"\b(?:per|an|each|every) (?:hour|hr)\b|\bhourly\b|/h(?:r|our)?\b",
+    "day": r"\b(?:per|a|each|every) day\b|\bdaily\b|/d(?:ay)?\b|"
+           r"\b(?:per|each|every|a) 24[- ]?hours?(?: period)?\b|\bdays?\b",
+    "week": r"\b(?:per|a|each|every) week\b|\bweekly\b|/w(?:ee)?k\b|\bweeks?\b",
+    "month": r"\b(?:per|a|each|every) month\b|\bmonthly\b|/m(?:on)?th\b|\bmonths?\b",
+    "both_ways": r"\b(?:(?:incoming|inbound|download\w*) and (?:outgoing|outbound|upload\w*)|"
+                 r"(?:outgoing|outbound|upload\w*) and (?:incoming|inbound|download\w*)|"
+                 r"combined|total|all (?:\w+ )?traffic|both (?:directions|ways))\b",
+    #: How a sentence applies a policy to every endpoint or group.
+    "everyone": r"\b(?:all|any|every|each) (?:endpoint|user|host|group|device|client)s?\b|"
+                r"\bevery(?:one|body)\b",
+    #: How a sentence names the 'any' end of a path.
+    "any_end": r"\b(?:any|all|every)\s+(?:other\s+|external\s+)?(?:source|destination|"
+               r"endpoint|host|network|service|where)s?\b|\banywhere\b",
+    #: Words that restrict when, in a way the rules cannot read as a clock time or a date.
+    "vague_time": r"\b(?:morning|afternoon|evening|night\w*|overnight|daytime|weekdays?|"
+                  r"weekends?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|(?:business|working|"
+                  r"office|school|peak|off[- ]peak) hours|hours of|o'clock|temporar\w*|until|"
+                  r"till|after|before|during|holidays?|semesters?|terms?|january|february|"
+                  r"march|april|june|july|august|sept|september|october|november|december)\b",
+    #: A window that is the whole day, said in words.
+    "whole_day": r"(?:\b24/7\b|\baround the clock\b|\bround the clock\b|\bat all times\b|"
+                 r"\ball day(?: long)?\b|\bno time restrictions?\b|\bany ?time\b|"
+                 r"\bmidnight to midnight\b|\b24 hours a day\b)",
+}
+_COMPILED = {name: re.compile(p, re.I) for name, p in CUES.items()}
+#: The cue families of verbs: the order in which their cues are looked for.
+FAMILIES = {"acl": ("unblock", "block", "allow"), "chain": ("remove", "add")}
+#: The verb each cue stands for.
+VERB = {"unblock": "allow", "block": "block", "allow": "allow", "weak_block": "block",
+        "remove": "remove", "add": "add", "lift": "unset", "set": "set"}
+WAYS = [{"upload": "upload", "download": "download"},
+        {"upload": "outgoing", "download": "incoming"}]
+PERIODS = ("hour", "day", "week", "month")
+NEAR = 24  # characters between a traffic word and its amount
+
+# Where an amount's description ends, and where a clause of its own begins.
+_AMOUNT_BREAK = re.compile(r",|;|\band\b|\bwith\b|\bwhile\b|\bbut\b", re.I)
+_CLAUSE = re.compile(r"[,;:]|\.\s|\b(?:and|but|while|whereas|however|although|though|yet|"
+                     r"except|other than|apart from|instead|whilst)\b", re.I)
+#: Clause openings that negate the clause before: "Staff may use SSH but not telnet".
+_CONTRAST = re.compile(r"^\W*(?:but\s+)?(?:not|except(?:\s+for)?|other than|apart from|"
+                       r"never)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A cue word found in the sentence."""
+
+    name: str
+    start: int
+    end: int
+    text: str
+
+    @property
+    def span(self) -> Span:
+        return (self.start, self.end)
+
+
+# --- times and dates ------------------------------------------------------------------------
+
+_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?", re.I)
+_HALF = r"\s*(am|pm|a\.m\.|p\.m\.)?"
+#: The two hours of a range, either of them bare ("from 9 to 5", "between 18 and 22",
+#: "(9-5)", "6 to 10 pm"), and the word after it (a unit makes it no time).
+_RANGE = re.compile(r"(?:\b(?:from|between)\s+|\()(\d{1,2})(?::(\d{2}))?" + _HALF
+                    + r"\s*(?:to|and|until|till|-|–)\s*(\d{1,2})(?::(\d{2}))?" + _HALF
+                    + r"(?P<after>\s*[^\s\d)]+)?", re.I)
+_NOT_HOURS = re.compile(r"\s*(?:[%/]|[a-z]*bps\b|[kmgt]?b\b|[kmgt]?bytes?\b|gigs?\b|megs?\b|"
+                        r"(?:kilo|mega|giga|tera)\w*|days?\b|weeks?\b|months?\b|"
+                        r"minutes?\b|users?\b|percent\b|times\b|hosts?\b|devices?\b)", re.I)
+
+
+def _clock(hour: int, minute: int, half: str) -> str | None:
+    if half.startswith("p") and hour < 12:
+        hour += 12
+    if half.startswith("a") and hour == 12:
+        hour = 0
+    return f"{hour:02d}:{minute:02d}" if hour <= 24 and minute < 60 else None
+
+
+def _range(m: re.Match) -> tuple[str, str] | None:
+    """The two clock times of a range with a bare hour: the bare one takes the other's half
+    of the day when that keeps the window in order ("6 to 10 pm", but "9 to 5 pm" is 9 am);
+    with no half said, a 24-hour clock ("18 to 22") or a morning-to-afternoon range ("9 to
+    5"); None when the range does not say which half of the day ("from 6 to 10")."""
+    h1, m1, a1, h2, m2, a2 = m.group(1, 2, 3, 4, 5, 6)
+    first, second = (int(h1), int(m1 or 0)), (int(h2), int(m2 or 0))
+    a1, a2 = (a1 or "").lower(), (a2 or "").lower()
+    if a1 and a2:
+        return None  # both are clock times already
+    if a1 or a2:
+        half = a1 or a2
+        other = "am" if half.startswith("p") else "pm"
+        said = _clock(*(first if a1 else second), half)
+        bare = second if a1 else first
+        for pick in (half, other):
+            clock = _clock(*bare, pick)
+            if clock is not None and said is not None and (
+                    said < clock if a1 else clock < said):
+                return (said, clock) if a1 else (clock, said)
+        return None
+    if first[0] > 12 or second[0] > 12:
+        pair = (_clock(*first, ""), _clock(*second, ""))
+    elif second[0] < first[0]:
+        pair = (_clock(*first, "am"), _clock(*second, "pm"))
+    else:
+        return None
+    return None if None in pair else pair  # type: ignore[return-value]
+
+
+def _times(text: str) -> list[tuple[str, Span]]:
+    """Clock times as HH:MM: 18:00, 6pm, 6:30 pm, 10:00 AM, noon, midnight, and the bare
+    hours of a range (:func:`_range`)."""
+    found: dict[Span, str] = {}
+    for m in _CLOCK.finditer(text):
+        hour, minute, half = int(m.group(1)), int(m.group(2) or 0), (m.group(3) or "").lower()
+        if not m.group(2) and not half:
+            continue  # a bare number is not a time
+        if (clock := _clock(hour, minute, half)) is not None:
+            found[m.span()] = clock
+    for m in _RANGE.finditer(text):
+        if m.group("after") and _NOT_HOURS.match(m.group("after")):
+            continue
+        pair = _range(m)
+        if pair is None:
+            continue
+        for k, group in enumerate((1, 4)):
+            start = m.start(group)
+            end = m.end(group + 2) if m.group(group + 2) else m.end(group + 1) \
+                if m.group(group + 1) else m.end(group)
+            if not any(a <= start < b for a, b in found):
+                found[(start, end)] = pair[k]
+    for word, clock in (("noon", "12:00"), ("midday", "12:00"), ("midnight", "00:00")):
+        for m in re.finditer(r"\b" + word + r"\b", text, re.I):
+            found[m.span()] = clock
+    return sorted(((c, s) for s, c in found.items()), key=lambda t: t[1])
+
+
+_MONTHS = {m: n for n, names in enumerate(
+    [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
+     ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
+     ("oct", "october"), ("nov", "november"), ("dec", "december")], 1) for m in names}
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(?P<year>\d{4}))?"
+_DATE_PATTERNS = [
+    re.compile(r"\b" + _MONTH + r"\s+" + _DAY + r"\b" + _YEAR, re.I),           # May 10th 2024
+    re.compile(r"\b" + _DAY + r"\s+(?:of\s+)?" + _MONTH + r"\b" + _YEAR, re.I),  # 10 May 2024
+    re.compile(r"\b(?P<year>\d{4})-?(?P<m>\d{2})-?(?P<day>\d{2})\b"),         # 2024-05-10
+]
+#: One month, two days: "May 10-20, 2024", "May 10th to 20th".
+_DAY_RANGE = re.compile(r"\b" + _MONTH + r"\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to|"
+                        r"through|until|till)\s*(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b" + _YEAR,
+                        re.I)
+
+
+def _dates(text: str) -> list[tuple[Date, Span]]:
+    """Calendar dates as (year or None, month, day) with their spans; a date written
+    without its year takes the year of the next date that has one ("May 10th to May 20th
+    2024")."""
+    found: dict[Span, Date] = {}
+    for m in _DAY_RANGE.finditer(text):
+        month, year = _MONTHS[m.group("month").casefold()], m.group("year")
+        y = int(year) if year else None
+        for d in ("d1", "d2"):
+            if 1 <= int(m.group(d)) <= 31:
+                found[(m.start() if d == "d1" else m.start(d), m.end(d) if d == "d1" else
+                       m.end())] = (y, month, int(m.group(d)))
+    for pattern in _DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            if any(a < m.end() and m.start() < b for a, b in found):
+                continue
+            groups = m.groupdict()
+            month = _MONTHS[groups["month"].casefold()] if groups.get("month") else int(groups["m"])
+            day, year = int(groups["day"]), groups.get("year")
+            if 1 <= month <= 12 and 1 <= day <= 31:
+                found[m.span()] = (int(year) if year else None, month, day)
+    dated = sorted(found.items())
+    out = []
+    for k, (span, (year, month, day)) in enumerate(dated):
+        if year is None:
+            year = next((y for _, (y, _, _) in dated[k + 1:] if y is not None), None)
+        out.append(((year, month, day), span))
+    return out
+
+
+# --- the statement: what a sentence states, intent-free --------------------------------------
+
+@dataclass(frozen=True)
+class StatedAmount:
+    """A rate or a size with the cues of its own clause (None: not said)."""
+
+    kind: str                  # rate (bit/s) | size (MB)
+    value: float
+    bound: str | None          # max | min
+    way: str | None            # upload | download | any
+    period: str | None         # hour | day | week | month (sizes)
+    lifted: bool               # the sentence lifts this limit ("no longer", "removed")
+    span: Span
+    text: str
+
+    def describe(self) -> str:
+        if self.kind == "rate":
+            value = _human(self.value, ("bps", "kbps", "Mbps", "Gbps", "Tbps"))
+        else:
+            value = _human(self.value * 1e6, ("B", "kB", "MB", "GB", "TB"))
+        parts = [value, self.bound, None if self.way is None else f"{self.way}",
+                 None if self.period is None else f"per {self.period}"]
+        return " ".join(p for p in parts if p)
+
+
+def _human(value: float, units: tuple[str, ...]) -> str:
+    k = 0
+    while k + 1 < len(units) and value >= 1000 and value % 1000 == 0:
+        value, k = value / 1000, k + 1
+    return f"{value:g} {units[k]}"
+
+
+@dataclass(frozen=True)
+class StatedName:
+    """A named thing: an item (service, traffic, protocol, middlebox) with the polarity of
+    its clause, or a target with its role on a path (``from``/``to``, None: no role said)."""
+
+    key: str
+    keys: tuple[str, ...]
+    category: str
+    span: Span
+    text: str
+    polarity: str | None = None
+    role: str | None = None
+
+
+@dataclass(frozen=True)
+class Window:
+    """A time window: two hours or two dates ("whole day" when it covers every hour)."""
+
+    kind: str                     # hour | date
+    start: str
+    end: str
+    span: Span
+    text: str
+
+    @property
+    def whole_day(self) -> bool:
+        return self.kind == "hour" and self.start == "00:00" and self.end in (
+            "23:59", "24:00", "00:00")
+
+
+@dataclass(frozen=True)
+class Unread:
+    """Something the rules saw but could not read as a fact."""
+
+    what: str
+    span: Span | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Statement:
+    """Every network fact a sentence states, in the vocabulary of the fact check."""
+
+    text: str
+    amounts: tuple[StatedAmount, ...]
+    items: tuple[StatedName, ...]
+    targets: tuple[StatedName, ...]
+    polarity: dict[str, Hit]            # family (acl, chain, limit) -> the sentence's cue
+    window: Window | None
+    whole_day: Hit | None               # "24/7", "at all times", "midnight to midnight"
+    everyone: Hit | None                # "every user", "everyone"
+    unread: tuple[Unread, ...]
+
+    @property
+    def path(self) -> tuple[StatedName, StatedName] | None:
+        """(source, destination) when the sentence says which way the traffic goes."""
+        src = next((t for t in self.targets if t.role == "from"), None)
+        dst = next((t for t in self.targets if t.role == "to"), None)
+        return (src, dst) if src is not None and dst is not None else None
+
+    def to_dict(self) -> dict:
+        out = asdict(self)
+        out["polarity"] = {k: {"verb": VERB.get(h.name, h.name), "span": list(h.span),
+                               "text": h.text} for k, h in self.polarity.items()}
+        out["path"] = None if self.path is None else {
+            "from": self.path[0].key, "to": self.path[1].key}
+        for a, stated in zip(out["amounts"], self.amounts):
+            a["describe"] = stated.describe()
+        return out
+
+    def facts(self) -> list[tuple[str, str, Span | None]]:
+        """(kind, value, span) of every fact, in sentence order: for people."""
+        out: list[tuple[str, str, Span | None]] = []
+        out += [(a.kind, a.describe() + (" (lifted)" if a.lifted else ""), a.span)
+                for a in self.amounts]
+        out += [("item", f"{i.polarity or '?'} {i.key}", i.span) for i in self.items]
+        out += [("target", t.key if t.role is None else f"{t.role} {t.key}", t.span)
+                for t in self.targets]
+        for family, hit in self.polarity.items():
+            out.append(("polarity", f"{family} {VERB.get(hit.name, hit.name)}", hit.span))
+        if self.window is not None:
+            out.append(("time", f"{self.window.kind} {self.window.start}–{self.window.end}",
+                        self.window.span))
+        if self.whole_day is not None:
+            out.append(("time", "the whole day", self.whole_day.span))
+        if self.everyone is not None:
+            out.append(("target", "everyone", self.everyone.span))
+        return sorted(out, key=lambda f: f[2] or (10**9, 0))
+
+
+# --- the reading ----------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """One sentence as the rules read it: words, named values, amounts, times, dates and
+    every cue word with its span; the clauses that polarity is read in."""
+
+    text: str
+    words: Sentence
+    mentions: tuple[Mention, ...]
+    amounts: tuple[Amount, ...]
+    times: tuple[tuple[str, Span], ...]
+    dates: tuple[tuple[Date, Span], ...]
+    hits: dict[str, tuple[Hit, ...]]
+    clauses: tuple[Span, ...]
+    vocab: Vocabulary = field(repr=False)
+
+    # --- cues ---
+
+    def first(self, name: str, start: int = 0, end: int | None = None) -> Hit | None:
+        """The first hit of cue ``name`` inside ``[start, end)``."""
+        end = len(self.text) if end is None else end
+        return next((h for h in self.hits.get(name, ()) if h.start >= start and h.end <= end),
+                    None)
+
+    def inside(self, name: str, start: int, end: int) -> Iterator[Hit]:
+        return (h for h in self.hits.get(name, ()) if h.start >= start and h.end <= end)
+
+    def clause(self, span: Span) -> int:
+        """The index of the clause that holds ``span``."""
+        return next((k for k, (a, b) in enumerate(self.clauses) if a <= span[0] < b),
+                    len(self.clauses) - 1)
+
+    def verb(self, family: str, span: Span | None = None) -> Hit | None:
+        """The cue of a verb family (``acl``: allow/block, ``chain``: add/remove) that
+        decides the polarity of what stands at ``span``: its own clause's cue when that
+        clause has one (a sentence may allow one thing and block another), a negated
+        clause's opposite ("... but not telnet"), else the sentence's cue. For ``acl``,
+        block cues come before allow cues, and a lone "no" blocks where nothing else is
+        said."""
+        if span is not None and len(self.clauses) > 1:
+            k = self.clause(span)
+            own = self._clause_verb(family, k)
+            if own is not None:
+                return own
+            a, b = self.clauses[k]
+            if _CONTRAST.match(self.text, a, b):
+                before = next((h for j in range(k - 1, -1, -1)
+                               if (h := self._clause_verb(family, j)) is not None), None)
+                if before is not None:
+                    return Hit("unblock" if VERB[before.name] == "block" else
+                               "block" if family == "acl" else
+                               "add" if VERB[before.name] == "remove" else "remove",
+                               a, b, self.text[a:b].strip())
+        for name in FAMILIES[family]:
+            if (hit := self.first(name)) is not None:
+                return hit
+        return self.first("weak_block") if family == "acl" else None
+
+    def _clause_verb(self, family: str, k: int) -> Hit | None:
+        a, b = self.clauses[k]
+        for name in FAMILIES[family]:
+            if (hit := self.first(name, a, b)) is not None:
+                return hit
+        return None
+
+    # --- amounts and their cues ---
+
+    def amount_clause(self, amount: Amount) -> Span:
+        """The words that describe ``amount``: from the previous amount (or the start) to
+        the next amount or clause break after it."""
+        before = max([a.span[1] for a in self.amounts if a.span[1] <= amount.span[0]],
+                     default=0)
+        after = min([a.span[0] for a in self.amounts if a.span[0] >= amount.span[1]],
+                    default=len(self.text))
+        brk = _AMOUNT_BREAK.search(self.text, amount.span[1], after)
+        return before, brk.start() if brk else after
+
+    def nearest(self, names: dict[str, str], amount: Amount,
+                reach: int | None = None) -> tuple[str, Hit] | None:
+        """The cue nearest to ``amount`` in its clause (and within ``reach`` characters
+        when given): (the meaning it stands for, the hit). ``names`` maps each meaning to
+        a cue name."""
+        start, end = self.amount_clause(amount)
+        best = None
+        for meaning, name in names.items():
+            for h in self.inside(name, start, end):
+                distance = amount.span[0] - h.end if h.end <= amount.span[0] else \
+                    h.start - amount.span[1]
+                if h.end > amount.span[0] and h.start < amount.span[1]:
+                    distance = 0
+                if (best is None or distance < best[0]) and (reach is None or distance <= reach):
+                    best = (distance, meaning, h)
+        return None if best is None else best[1:]
+
+    def bound(self, amount: Amount) -> tuple[str, Hit] | None:
+        return self.nearest({"max": "max", "min": "min"}, amount)
+
+    def way(self, amount: Amount) -> tuple[str, Hit] | None:
+        """The quota direction said next to ``amount``: the words upload/download in its
+        clause, else traffic directions right next to it."""
+        return self.nearest(WAYS[0], amount) or self.nearest(WAYS[1], amount, NEAR)
+
+    def period(self, amount: Amount) -> tuple[str, Hit | None] | None:
+        if amount.period is not None:
+            return amount.period, None
+        return self.nearest({p: p for p in PERIODS}, amount)
+
+    # --- names ---
+
+    def named(self, categories: Iterable[str]) -> list[Mention]:
+        wanted = set(categories)
+        return [m for m in self.mentions if wanted & m.categories]
+
+    def marked(self, span: Span, marker: str) -> Hit | None:
+        """The words just before ``span`` that make it a path's source (``from``) or
+        destination (``to``)."""
+        m = (_FROM if marker == "from" else _TO).search(self.text, 0, span[0])
+        return None if m is None else Hit(marker, m.start(), span[1], self.text[m.start():span[1]])
+
+    def linked(self, first: Span, second: Span) -> bool:
+        """Whether two names stand as "X to Y" (``first`` then ``second``)."""
+        return second[0] > first[1] and _LINK.fullmatch(self.text, first[1], second[0]) is not None
+
+    # --- the statement ---
+
+    @functools.cached_property
+    def statement(self) -> Statement:
+        """What the sentence states, without an intent (computed once)."""
+        return _state(self)
+
+
+_ARTICLE = r"(?:the\s+|a\s+|an\s+|each\s+|every\s+|their\s+|its\s+|our\s+)?"
+#: Words before a path end that make it the destination, or the source.
+_TO = re.compile(r"\b(?:to|into|towards?|reach(?:ing)?|reached|access(?:ing)?|enter(?:ing)?)\s+"
+                 + _ARTICLE + "$", re.I)
+_FROM = re.compile(r"\b(?:from|leaving|out of)\s+" + _ARTICLE + "$", re.I)
+#: "X to Y": the words allowed between the two ends.
+_LINK = re.compile(r"(?:\s+(?:traffic|network|users?|hosts?|link|connection))?\s*(?:to|-|→|->)"
+                   r"\s*" + _ARTICLE, re.I)
+_DIGITS = re.compile(r"\d")
+_TIME_WORDS = re.compile(r"noon|midday|midnight", re.I)
+
+
+def read(text: str, vocab: Vocabulary | None = None) -> Reading:
+    """The reading of one sentence (see :class:`Reading`). Cheap enough to run on every
+    sentence of a corpus once; :func:`reader` keeps the readings of a run."""
+    vocab = vocab or vocabulary()
+    words = vocab.analyse(text)
+    mentions = tuple(vocab.mentions(words))
+    digits = _DIGITS.search(text) is not None
+    amounts = tuple(_amounts(text)) if digits else ()
+    times = tuple(_times(text)) if digits or _TIME_WORDS.search(text) else ()
+    dates = tuple(_dates(text)) if digits else ()
+    hits = {name: tuple(Hit(name, m.start(), m.end(), m.group(0))
+                        for m in pattern.finditer(text))
+            for name, pattern in _COMPILED.items()}
+    clauses, start = [], 0
+    for m in _CLAUSE.finditer(text):
+        if m.start() > start:
+            clauses.append((start, m.start()))
+            start = m.start()
+    clauses.append((start, len(text) + 1))
+    return Reading(text, words, mentions, amounts, times, dates, hits, tuple(clauses), vocab)
+
+
+def reader(maxsize: int | None = None):
+    """A :func:`read` that reads each distinct sentence once (``maxsize`` readings kept;
+    None keeps all, as one run over a corpus needs)."""
+    return functools.lru_cache(maxsize=maxsize)(read)
+
+
+def _state(r: Reading) -> Statement:
+    """The intent-free facts of a reading."""
+    text = r.text
+    lift = r.first("lift")
+    amounts = []
+    for a in r.amounts:
+        bound = r.bound(a)
+        way = r.way(a)
+        if way is None and r.first("both_ways", *r.amount_clause(a)):
+            way = ("any", None)
+        period = r.period(a) if a.kind == "size" else None
+        clause = r.clauses[r.clause(a.span)]
+        lifted = lift is not None and (r.first("lift", *clause) is not None
+                                       or len(r.clauses) == 1)
+        amounts.append(StatedAmount(a.kind, a.value, bound[0] if bound else None,
+                                    way[0] if way else None, period[0] if period else None,
+                                    lifted, a.span, a.text))
+    items, targets = [], []
+    for m in r.mentions:
+        if m.categories & (ITEMS | {"middleboxes"}):
+            acl = r.verb("acl", m.span) if m.categories & ITEMS else None
+            chain = r.verb("chain", m.span) if "middleboxes" in m.categories else None
+            # NAT is a protocol and a middlebox: the verbs said decide which it is here.
+            if acl is not None and (chain is None or acl.name != "weak_block"):
+                polarity, category = VERB[acl.name], min(m.categories & ITEMS)
+            elif chain is not None:
+                polarity, category = VERB[chain.name], "middleboxes"
+            else:
+                polarity, category = None, min(m.categories - {"targets"})
+            items.append(StatedName(m.key, m.keys, category, m.span, m.text, polarity))
+        elif "targets" in m.categories:
+            role = None
+            if r.marked(m.span, "from"):
+                role = "from"
+            elif r.marked(m.span, "to"):
+                role = "to"
+            targets.append(StatedName(m.key, m.keys, "targets", m.span, m.text, None, role))
+    for h in r.hits.get("any_end", ()):
+        span = h.span
+        role = "from" if r.marked(span, "from") else "to" if r.marked(span, "to") else None
+        if role is not None:
+            targets.append(StatedName("any", ("any",), "targets", span, h.text, None, role))
+    # "X to Y": the first end is the source.
+    for x, t in enumerate(targets):
+        for u in targets[x + 1:]:
+            if t.role is None and u.role is None and r.linked(t.span, u.span):
+                targets[targets.index(t)] = _role(t, "from")
+                targets[targets.index(u)] = _role(u, "to")
+    # A verb family counts where it has something to act on: allow/block on items (or on
+    # everything, when no item and no limit is named), add/remove on middleboxes.
+    polarity: dict[str, Hit] = {}
+    acl_hit, chain_hit = r.verb("acl"), r.verb("chain")
+    if acl_hit is not None and (any(i.category in ITEMS for i in items)
+                                or (not items and not r.amounts)):
+        polarity["acl"] = acl_hit
+    if chain_hit is not None and any(i.category == "middleboxes" for i in items):
+        polarity["chain"] = chain_hit
+    said = r.amounts[0] if r.amounts else r.first("limit_word")
+    if said is not None:
+        # A limit stated with no word that lifts it is a limit being set.
+        polarity["limit"] = lift or Hit("set", said.span[0], said.span[1], said.text)
+    window = _window(r)
+    unread = []
+    taken = [a.span for a in r.amounts] + [s for _, s in r.times] + [s for _, s in r.dates] \
+        + [m.span for m in r.mentions]
+    for m in re.finditer(r"(?<![\w/.:])\d+(?:[.,]\d+)?(?![\w/:]|\.\d)", text):
+        if not any(a <= m.start() < b for a, b in taken) and not _in_word_of_letters(text, m):
+            unread.append(Unread("a number the rules cannot place", m.span(), m.group(0)))
+    vague = r.first("vague_time")
+    if vague is not None and window is None:
+        unread.append(Unread("a time the rules cannot read as hours or dates", vague.span,
+                             vague.text))
+    if len(r.times) == 1 and not r.dates and window is None:
+        (clock, span), = r.times
+        unread.append(Unread("one end of a time window", span, text[span[0]:span[1]]))
+    acl_items = [i for i in items if i.category in ITEMS]
+    if (polarity.get("acl") is not None and polarity["acl"].name != "weak_block"
+            and not acl_items and not r.amounts):
+        names = _unknown_names(r)
+        unread += [Unread("a name the vocabulary does not know", span, word)
+                   for word, span in names] or [Unread(
+                       "a permission or block with no item the vocabulary knows",
+                       polarity["acl"].span, polarity["acl"].text)]
+    for i in items:
+        if i.polarity is None:
+            unread.append(Unread(f"no polarity word for {i.text!r}", i.span, i.text))
+    return Statement(text, tuple(amounts), tuple(items), tuple(targets), polarity, window,
+                     r.first("whole_day"), r.first("everyone"), tuple(unread))
+
+
+def _role(name: StatedName, role: str) -> StatedName:
+    return StatedName(name.key, name.keys, name.category, name.span, name.text,
+                      name.polarity, role)
+
+
+def _in_word_of_letters(text: str, m: re.Match) -> bool:
+    """Whether a number is part of a name such as "POP3", "H.323", "Net2Phone", "24/7"."""
+    a, b = m.span()
+    return (a > 0 and (text[a - 1].isalpha() or text[a - 1] in "/.")) or \
+        (b < len(text) and (text[b].isalpha() or text[b] == "/"))
+
+
+_STOP_CAPS = frozenset("""the a an all any each every no none nobody from to for in on at of
+by with and or but not if when between during after before until this that these those it
+its their they you your we our users user guests students staff traffic network networks
+please only also there here is are will must should may can""".split())
+
+
+def _unknown_names(r: Reading) -> list[tuple[str, Span]]:
+    """Capitalised words the vocabulary does not know: the names of items it has no entry
+    for ("Spotify", "Zoom"); not cue words, times or dates."""
+    taken = [m.span for m in r.mentions] + [s for _, s in r.dates] + [s for _, s in r.times]
+    taken += [h.span for hs in r.hits.values() for h in hs]
+    out = []
+    for a, b in r.words.spans:
+        word = r.text[a:b]
+        if word[:1].isupper() and word.casefold() not in _STOP_CAPS and \
+                not any(x <= a < y for x, y in taken):
+            out.append((word, (a, b)))
+    return out
+
+
+def _ymd(date: Date) -> str:
+    year, month, day = date
+    return f"{year:04d}{month:02d}{day:02d}"
+
+
+def _window(r: Reading) -> Window | None:
+    """The sentence's window: its first and last clock time, else its first and last
+    date; None when it states fewer than two."""
+    if len(r.times) >= 2:
+        (start, s1), (end, s2) = r.times[0], r.times[-1]
+        return Window("hour", start, end, (s1[0], s2[1]), r.text[s1[0]:s2[1]])
+    if len(r.dates) >= 2 and all(y is not None for (y, _, _), _ in r.dates):
+        (d1, s1), (d2, s2) = r.dates[0], r.dates[-1]
+        return Window("date", _ymd(d1), _ymd(d2), (s1[0], s2[1]), r.text[s1[0]:s2[1]])
+    return None
