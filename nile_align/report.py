@@ -57,8 +57,9 @@ def write_outputs(g: nx.Graph, flags: list[Flag], summary: dict, out: str | Path
     _write_atomic(out / "alignments.jsonl", _jsonl(rows))
     _write_atomic(out / "flags.jsonl", _jsonl(f.to_dict() for f in flags))
     _write_atomic(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
-    _write_atomic(out / "graph.json", json.dumps(nx.node_link_data(g, edges="edges"),
-                                                 ensure_ascii=False) + "\n")
+    data = nx.node_link_data(g, edges="edges")
+    data["graph"] = {k: v for k, v in data["graph"].items() if not k.startswith("_")}
+    _write_atomic(out / "graph.json", json.dumps(data, ensure_ascii=False) + "\n")
     if graphml:
         flat = nx.Graph()
         flat.graph.update({k: v for k, v in g.graph.items() if isinstance(v, (str, int, float))})

@@ -12,34 +12,48 @@ from nile_align.pipeline import CheckResult, run_check
 
 I1 = "for endpoint('guests') block service('file transfer')"
 I2 = "for group('students') set quota('download', '100', 'gb/wk')"
+# I2 with a window of the whole day: another intent, the same policy in English.
+I3 = "for group('students') set quota('download', '100', 'gb/wk') start hour('00:00') end hour('23:59')"
+I4 = "for endpoint('labs') block service('youtube') start hour('18:00') end hour('23:59')"
+I5 = "for endpoint('labs') set bandwidth('max', '50', 'mbps')"
 N1 = "Guests may not transfer files"
-N2 = "Guests cannot use file transfer at all"
+N2 = "Guests on the wireless network cannot use file transfer at all"
 N3 = "Guests may use file transfer"
-P1 = "No file transfer for the guest network"
+P1 = "File transfer is open to guests"
 M1 = "Students get 100 GB of downloads a week"
-M2 = "Each student may download 100 GB per week"
+M2 = "Students may download 100 GB a week at any time"
 M3 = "Weekly download quota for students: 100 GB"
+V1 = "The labs cannot use YouTube in the evening"
+V2 = "In the evening, YouTube is off-limits in the labs"
+L1 = "The labs are capped at 5 Mbps"
 BAD = "for endpoint('hosts') set bandwidth('max', '4.5', 'mbps')"
 H1 = "Hosts get at most 4.5 Mbps <script>alert('x')</script>"
 
 ROWS = [(I1, N1, "", "sys_a"), (I1, N2, "", "sys_b"), (I1, N3, "", "sys_b"),
-        ("", P1, "", "sys_c"), (I2, M1, "", "sys_a"), (I2, M2, "0", "sys_b"),
-        (I2, M3, "", "sys_a"), (BAD, H1, "", "sys_c")]
+        ("", P1, "", "sys_c"), (I2, M1, "", "sys_a"), (I3, M2, "", "sys_b"),
+        (I2, M3, "", "sys_a"), (I4, V1, "", "sys_a"), (I4, V2, "", "sys_b"),
+        (I5, L1, "1", "sys_a"), (BAD, H1, "", "sys_c")]
 
 
 def _both(x: str, y: str, value: float = 2.0) -> dict:
     return {(x, y): value, (y, x): value}
 
 
-# The table's scores count at T = 0 (a score function has no calibration), beside the facts:
-# M2's facts match and its score is high, so the judge says aligned against its gold 0;
-# M3's facts match but its score is low: uncertain.
-SCORES = {(I1, N1): 1.0, (I1, N2): 1.0, (I1, N3): -1.0, (I2, M1): 1.0, (I2, M2): 1.5,
-          (I2, M3): -1.0,
-          (N1, N2): 1.0, (N2, N1): -0.5,       # cond5: N1, N2 both aligned, one way fails
-          **_both(N1, N3),                     # cond6: N3 means N1 but is not aligned
-          **_both(N3, P1),                     # P1 inherits I1 once N3 is aligned
-          **_both(N1, M1)}                     # conflict: N1 ~ M1 across two intents
+# The table's scores count at T = 0 (a score function has no calibration), beside the facts
+# (which veto and, where they can tell, decide first):
+# - cond5: N1 and N2 are aligned, but N2 adds the wireless network, which N1 does not say;
+# - cond6: V1 and V2 leave the window vague ("in the evening"), so the score decides each
+#   alignment: V1 aligned, V2 not; yet they state the same facts and the model agrees;
+# - conflict: M1 (I2) and M2 (I3) say the same thing, but I2 and I3 differ by a window of
+#   the whole day that the English leaves implicit;
+# - gold_disagreement: L1 says 5 Mbps where the intent says 50, yet its label says aligned
+#   (the flag suggests the repair);
+# - uncertain: M3's facts match but its score is low (the conflict keeps (6) from deciding it);
+# - P1 means N3, which is not aligned: nothing propagates until N3 is.
+SCORES = {(I1, N1): 1.0, (I1, N2): 1.0, (I1, N3): -1.0, (I2, M1): 1.0, (I3, M2): 1.5,
+          (I2, M3): -1.0, (I4, V1): 1.0, (I4, V2): -1.0, (I5, L1): 1.0,
+          **_both(N1, N2), **_both(N3, P1), **_both(M1, M2), **_both(M1, M3),
+          **_both(M2, M3), **_both(V1, V2)}
 
 
 class Table:

@@ -12,7 +12,7 @@ import pytest
 from nile_align.corpus import load_pairs
 from nile_align.errors import CorpusError, UsageError
 from nile_align.graph.blocking import candidate_pairs
-from nile_align.graph.checker import check, summarize
+from nile_align.graph.checker import PAPER, check, summarize
 from nile_align.graph.translation import (
     _align_edges,
     build_graph,
@@ -25,10 +25,14 @@ from nile_align.report import write_outputs
 
 I1 = "for endpoint('guests') block service('file transfer')"
 I2 = "for group('students') set quota('download', '100', 'gb/wk')"
+# I1 with a window of the whole day: another intent, the same policy in English.
+I3 = "for endpoint('guests') block service('file transfer') start hour('00:00') end hour('23:59')"
 N1, N2, N3 = "Guests may not transfer files", "Guests cannot use file transfer", "Guests can ftp"
 M1, M2 = "Students get 100 GB of downloads a week", "Weekly student download quota: 100 GB"
-P1, P2 = "File transfer is off for guests", "No file transfer for the guest network"
+P1, P2 = "File transfer is off-limits for guests", "No file transfer for the guest network"
 N4 = "File transfer is not allowed"
+# Aligned to I1 (its facts match), but it says more than N1: the wireless network.
+N5 = "Guests on the wireless network cannot use file transfer"
 
 
 class Table:
@@ -101,38 +105,68 @@ def test_sentences_merge_on_normalised_text():
     assert sum(k == "sentence" for _, k in g.nodes(data="kind")) == 1
 
 
-def test_cond5_fires_only_for_the_planted_pair():
-    scores = {(I1, N1): 1, (I1, N2): 1, (N1, N2): 1, (N2, N1): -0.5,  # one direction fails
-              (I2, M1): 1, (I2, M2): 1, **yes((M1, M2))}
-    g, flags, _, _ = run([(I1, N1), (I1, N2), (I2, M1), (I2, M2)], scores, candidates=0)
-    assert rules(flags) == [("cond5", tuple(sorted((N1, N2))))]
-    assert {s["score"] for s in flags[0].scores if s["kind"] == "para"} == {1, -0.5}
+def test_cond5_fires_for_a_real_difference_whatever_the_model_says():
+    # The model calls N1 and N5 paraphrases both ways, but N5 adds the wireless network:
+    # the facts veto, and the flag says on which fact the translations differ.
+    scores = {(I1, N1): 1, (I1, N5): 1, **yes((N1, N5)), (I2, M1): 1, (I2, M2): 1,
+              **yes((M1, M2))}
+    g, flags, _, _ = run([(I1, N1), (I1, N5), (I2, M1), (I2, M2)], scores, candidates=0)
+    assert rules(flags) == [("cond5", tuple(sorted((N1, N5))))]
+    assert {s["score"] for s in flags[0].scores if s["kind"] == "para"} == {2.0}
+    (differ,) = flags[0].differ
+    assert (differ["kind"], differ["fact"], differ["status"], differ["in"]) == (
+        "target", "wireless", "lost", N5)
+    assert differ["intent"] == "lacks"
     summary = summarize(g, flags)
     assert summary["triplets"] == {"total": 2, "checked": 2, "fail_cond5": 1, "fail_cond6": 0,
-                                   "satisfied": 1, "satisfied_share": 0.5}
+                                   "satisfied": 1, "satisfied_share": 0.5, "unchecked": {},
+                                   "paper": PAPER}
 
 
-def test_cond6_flags_a_rejected_paraphrase_and_keeps_the_scored_decision():
-    scores = {(I1, N1): 1, (I1, N3): -1, **yes((N1, N3))}
-    g, flags, inferred, _ = run([(I1, N1), (I1, N3)], scores)
-    assert rules(flags) == [("cond6", (N1, N3))]
+def test_a_model_that_disputes_the_facts_leaves_the_paraphrase_uncertain():
+    # N1 and N2 state the same facts; the model says no in one direction: uncertain, so the
+    # triplet is not checked and nothing is flagged.
+    scores = {(I1, N1): 1, (I1, N2): 1, (N1, N2): 1, (N2, N1): -0.5}
+    g, flags, _, _ = run([(I1, N1), (I1, N2)], scores, candidates=0)
+    edge = g.edges[sentence_id(N1), sentence_id(N2)]
+    assert (edge["verdict"], edge["forward"], edge["backward"]) == (
+        "uncertain", "paraphrase", "uncertain") or (edge["verdict"], edge["backward"],
+                                                    edge["forward"]) == (
+        "uncertain", "paraphrase", "uncertain")
+    assert any("PLUIE -0.500 ≤ T=0" in r for r in edge["reasons"])
+    assert flags == [] and summarize(g, flags)["triplets"]["checked"] == 0
+
+
+def test_cond6_flags_a_rejected_paraphrase_and_keeps_the_stronger_decision():
+    # N2 means N1, which is aligned; the expert label rejects N2: (6) is violated, and the
+    # flag says which facts make the two sentences paraphrases.
+    scores = {(I1, N1): 1, (I1, N2): 1, **yes((N1, N2))}
+    g, flags, inferred, _ = run([(I1, N1), (I1, N2, "0")], scores)
+    assert rules(flags) == [("cond6", (N1, N2)), ("gold_disagreement", (N2,))]
     assert inferred == []
-    edge = g.edges[intent_id(I1), sentence_id(N3)]
-    assert (edge["decision"], edge["source"]) == (False, "judged")
+    edge = g.edges[intent_id(I1), sentence_id(N2)]
+    assert (edge["decision"], edge["source"]) == (False, "gold")
+    cond6 = next(f for f in flags if f.rule == "cond6")
+    assert {"target guests", "item file transfer", "polarity block file transfer"} <= \
+        set(cond6.shared)
 
 
 def test_propagation_infers_with_evidence_and_respects_max_hops():
     rows = [(I1, N1), ("", P1), ("", P2)]
     scores = {(I1, N1): 1, (N1, P1): 1.5, (P1, N1): 0.7, **yes((P1, P2))}
-    g, flags, inferred, _ = run(rows, scores)
+    g, flags, inferred, _ = run(rows, scores, candidates=1)
     assert inferred == [(intent_id(corpus(rows)["key"][0]), sentence_id(P1))]
     edge = g.edges[inferred[0]]
     assert (edge["decision"], edge["source"]) == (True, "inferred")
-    assert edge["evidence"] == [{"intent": inferred[0][0], "from": sentence_id(N1),
-                                 "to": sentence_id(P1), "score_from_to": 1.5,
-                                 "score_to_from": 0.7}]
+    (step,) = edge["evidence"]
+    assert {k: v for k, v in step.items() if k != "shared"} == {
+        "intent": inferred[0][0], "from": sentence_id(N1), "to": sentence_id(P1),
+        "score_from_to": 1.5, "score_to_from": 0.7, "paraphrase": "paraphrase"}
+    # The evidence names the facts both sentences state.
+    assert set(step["shared"]) == {"target guests", "item file transfer",
+                                   "polarity block file transfer"}
     assert flags == []
-    g2, _, inferred2, _ = run(rows, scores, max_hops=2)
+    g2, _, inferred2, _ = run(rows, scores, max_hops=2, candidates=1)
     assert [s for _, s in inferred2] == [sentence_id(P1), sentence_id(P2)]
     chain = g2.edges[inferred2[1]]["evidence"]
     assert [step["to"] for step in chain] == [sentence_id(P1), sentence_id(P2)]
@@ -143,16 +177,17 @@ def test_propagation_infers_with_evidence_and_respects_max_hops():
 def test_gold_beats_the_verdict_and_inference_and_reviewed_beats_gold():
     # N2 is judged aligned (facts matched, score above T) but labelled wrong; N3 is judged
     # not aligned (its facts contradict the intent) but labelled right.
-    rows = [(I1, N2, "0"), (I1, N3, "1")]
-    scores = {(I1, N2): 1, (I1, N3): -1, **yes((N2, N3))}
+    rows = [(I1, N1), (I1, N2, "0"), (I1, N3, "1")]
+    scores = {(I1, N1): 1, (I1, N2): 1, (I1, N3): -1, **yes((N1, N2))}
     g, flags, inferred, _ = run(rows, scores)
     i = intent_id(corpus(rows)["key"][0])
     assert [(g.edges[i, sentence_id(n)]["verdict"], g.edges[i, sentence_id(n)]["decision"],
              g.edges[i, sentence_id(n)]["source"]) for n in (N2, N3)] == [
         ("aligned", False, "gold"), ("not_aligned", True, "gold")]
     assert inferred == []
-    assert rules(flags) == sorted([("cond6", (N3, N2)), ("gold_disagreement", (N2,)),
-                                   ("gold_disagreement", (N3,))])
+    # N1 and N3, both aligned now, disagree on what guests may do: a (5) violation.
+    assert rules(flags) == sorted([("cond5", tuple(sorted((N1, N3)))), ("cond6", (N1, N2)),
+                                   ("gold_disagreement", (N2,)), ("gold_disagreement", (N3,))])
     reviewed = [{"nile": I1, "text": N2, "decision": True}]
     g, flags, _, _ = run(rows, scores, decisions=reviewed)
     assert g.edges[intent_id(corpus(rows)["key"][0]), sentence_id(N2)]["source"] == "reviewed"
@@ -160,18 +195,20 @@ def test_gold_beats_the_verdict_and_inference_and_reviewed_beats_gold():
 
 
 def test_conflict_between_intents():
-    scores = {(I1, N1): 1, (I2, M1): 1, **yes((N1, M1))}
-    g, flags, inferred, _ = run([(I1, N1), (I2, M1)], scores)
-    assert rules(flags) == [("conflict", tuple(sorted((N1, M1))))]
+    # I1 and I3 differ by a window of the whole day, which the English leaves implicit.
+    scores = {(I1, N1): 1, (I3, N2): 1, (I2, M1): 1, **yes((N1, N2)), **yes((N1, M1))}
+    g, flags, inferred, _ = run([(I1, N1), (I3, N2), (I2, M1)], scores)
+    assert rules(flags) == [("conflict", tuple(sorted((N1, N2))))]
     assert len(flags[0].intents) == 2
     assert inferred == []  # neither sentence gets a second intent
 
 
 def test_ambiguous_inference_is_a_conflict_not_an_alignment():
-    scores = {(I1, N1): 1, (I2, M1): 1, **yes((N1, P1)), **yes((M1, P1))}
-    g, flags, inferred, _ = run([(I1, N1), (I2, M1), ("", P1)], scores)
+    scores = {(I1, N1): 1, (I3, N2): 1, **yes((N1, P1)), **yes((N2, P1)), **yes((N1, N2))}
+    g, flags, inferred, _ = run([(I1, N1), (I3, N2), ("", P1)], scores)
     assert inferred == []
     assert not any(e["kind"] == "align" for _, _, e in g.edges(sentence_id(P1), data=True))
+    assert [f.rule for f in flags] == ["conflict"]
 
 
 def test_invalid_nile_is_flagged_and_not_scored():
@@ -183,23 +220,23 @@ def test_invalid_nile_is_flagged_and_not_scored():
 
 
 def test_flag_ids_are_stable_across_runs_and_row_order():
-    rows = [(I1, N1), (I1, N2), (I1, N3), (I2, M1), (I2, M2)]
-    scores = {(I1, N1): 1, (I1, N2): 1, (I1, N3): -1, (I2, M1): 1, (I2, M2): 1,
-              **yes((N1, N3)), **yes((N1, M1))}
+    rows = [(I1, N1), (I1, N2, "0"), (I1, N5), (I3, P2), (I2, M1), (I2, M2)]
+    scores = {(I1, N1): 1, (I1, N2): 1, (I1, N5): 1, (I3, P2): 1, (I2, M1): 1, (I2, M2): 1,
+              **yes((N1, N2)), **yes((N1, P2)), **yes((M1, M2))}
     first = {f.flag_id: f.rule for f in run(rows, scores)[1]}
     again = {f.flag_id: f.rule for f in run(list(reversed(rows)), scores)[1]}
     assert first == again
-    assert sorted(first.values()) == ["cond5", "cond5", "cond6", "conflict"]
+    assert sorted(first.values()) == ["cond5", "cond6", "conflict", "gold_disagreement"]
 
 
 def test_check_at_another_threshold_uses_a_copy():
-    # N4 leaves the target unsaid: the score decides it, 0.5 above T=0, below T=0.8.
-    scores = {(I1, N1): 1, (I1, N4): 0.5, **yes((N1, N4))}
+    # N4 leaves the target unsaid: the score decides it, 0.5 above T=0 (aligned, and N1 says
+    # more than N4: a (5) violation), below T=0.8 (not aligned: nothing to flag).
+    scores = {(I1, N1): 1, (I1, N4): 0.5}
     g, flags, _, _ = run([(I1, N1), (I1, N4)], scores)
-    assert flags == []
-    strict = check(g, threshold=0.8)
-    assert rules(strict) == [("cond6", (N1, N4))]
-    assert g.graph["threshold"] == 0.0 and check(g) == []
+    assert rules(flags) == [("cond5", tuple(sorted((N1, N4))))]
+    assert check(g, threshold=0.8) == []
+    assert g.graph["threshold"] == 0.0 and rules(check(g)) == rules(flags)
 
 
 def test_blocking_pairs_nearest_texts_across_groups():
@@ -224,18 +261,18 @@ def test_wide_corpus_and_bad_gold():
 
 
 def test_outputs_are_complete_and_valid(tmp_path):
-    rows = [(I1, N1), (I1, N3), ("", P1), ("for endpoint('x') allow", N2)]
-    scores = {(I1, N1): 1, (I1, N3): -1, **yes((N1, N3)), **yes((N1, P1))}
+    rows = [(I1, N1), (I1, N2, "0"), ("", P1), ("for endpoint('x') allow", N3)]
+    scores = {(I1, N1): 1, (I1, N2): 1, **yes((N1, N2)), **yes((N1, P1))}
     result = run_check(corpus(rows), Table(scores), out=tmp_path, candidates=10)
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == ["alignments.jsonl", "flags.jsonl", "graph.graphml", "graph.json",
                      "report.html", "summary.json"]
     aligned = [json.loads(x) for x in (tmp_path / "alignments.jsonl").read_text().splitlines()]
     assert [(a["text"], a["source"], a["decision"]) for a in aligned] == [
-        (N1, "judged", True), (N3, "judged", False), (P1, "inferred", True)]
+        (N1, "judged", True), (N2, "gold", False), (P1, "inferred", True)]
     assert aligned[2]["evidence"][0]["score_from_to"] == 2.0
     flags = [json.loads(x) for x in (tmp_path / "flags.jsonl").read_text().splitlines()]
-    assert [f["rule"] for f in flags] == ["cond6", "invalid_nile"]
+    assert [f["rule"] for f in flags] == ["cond6", "gold_disagreement", "invalid_nile"]
     assert all(f["status"] == "open" and f["signature"] == "table-provider" for f in flags)
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["flags"]["cond6"] == 1 and summary["alignments"]["inferred_yes"] == 1
@@ -266,11 +303,14 @@ def test_approximate_blocking_agrees_with_exact_and_is_deterministic():
 def test_flags_carry_fact_check_evidence():
     wrong = "Guests may use file transfer"
     scores = {(I1, N1): 1, (I1, wrong): -1, **yes((N1, wrong))}
-    _, flags, _, _ = run([(I1, N1), (I1, wrong)], scores)
-    (flag,) = flags
-    facts = {s["b"]: s["facts"] for s in flag.scores if s["kind"] == "align"}
+    _, flags, _, _ = run([(I1, N1), (I1, wrong, "1")], scores)
+    assert [f.rule for f in flags] == ["cond5", "gold_disagreement"]
+    facts = {s["b"]: s["facts"] for f in flags for s in f.scores if s["kind"] == "align"}
     assert facts[N1] == []
     assert [(f["kind"], f["status"]) for f in facts[wrong]] == [("polarity", "contradicted")]
+    # The two accepted translations contradict each other on polarity: a real difference.
+    (cond5,) = [f for f in flags if f.rule == "cond5"]
+    assert {(d["kind"], d["status"]) for d in cond5.differ} == {("polarity", "contradicted")}
 
 
 def test_uncertain_pairs_do_not_propagate_and_become_flags_ordered_by_what_they_unlock():
@@ -305,16 +345,24 @@ def test_a_model_without_evidence_leaves_the_facts_to_decide_and_paraphrases_unk
     from nile_align.judge.verdict import Judge
 
     nil = Judge(-2.0, counts=False, source="calibration", auc=0.5, auc_ci=(0.45, 0.55))
-    rows = [(I1, N1), (I1, N4), (I1, N3)]
-    scores = {(I1, N1): -3, (I1, N4): 5, (I1, N3): 5, (N1, N4): -9, (N4, N1): -9}
-    g = build_graph(corpus(rows), Table(scores), judge=nil)
+    para_nil = Judge(-2.0, counts=False, source="calibration", auc=0.5, auc_ci=(0.4, 0.6),
+                     kind="nl-nl")
+    rows = [(I1, N1), (I1, N4), (I1, N2)]
+    scores = {(I1, N1): -3, (I1, N4): 5, (I1, N2): 5, (N1, N2): -9, (N2, N1): -9}
+    table = Table(scores)
+    g = build_graph(corpus(rows), table, judge=nil, para_judge=para_nil)
     propagate(g)
     flags = check(g)
     verdicts = {g.nodes[s]["text"]: e["verdict"] for _, s, e in _align_edges(g)}
-    assert verdicts == {N1: "aligned", N4: "uncertain", N3: "not_aligned"}
-    # Both directions of N1/N4 are far below T, yet the model's "no" is no evidence: no (5).
+    assert verdicts == {N1: "aligned", N4: "uncertain", N2: "aligned"}
+    # The model is not asked about paraphrases; the facts say N1 and N2 are paraphrases
+    # (the model's -9 would have said no): (5) holds. N4 leaves its alignment uncertain.
+    assert all(pair[0] not in (N1, N2, N4) for pair in table.asked)
+    assert g.edges[sentence_id(N1), sentence_id(N2)]["verdict"] == "paraphrase"
     assert [f.rule for f in flags] == ["uncertain"]
     summary = summarize(g, flags)
-    assert summary["triplets"]["checked"] == 0
+    assert (summary["triplets"]["checked"], summary["triplets"]["satisfied"]) == (1, 1)
+    assert summary["scored_pairs"]["para_scored"] is False
     assert summary["judge"]["counts"] is False and "does not discriminate" in \
         summary["judge"]["note"]
+    assert "NL↔NL" in summary["para_judge"]["note"]

@@ -7,7 +7,7 @@ import io
 import json
 
 import pytest
-from review_corpus import BAD, H1, I1, I2, M1, M2, M3, N1, N2, N3, P1, checked
+from review_corpus import BAD, H1, I1, I2, I4, I5, L1, M1, M2, M3, N1, N2, N3, P1, V1, V2, checked
 
 from nile_align.errors import CorpusError, UsageError
 from nile_align.graph.translation import intent_id, sentence_id
@@ -34,8 +34,7 @@ def test_store_imports_flags_once_and_filters(out):
                                  "invalid_nile", "uncertain"]
         assert [f["rule"] for f in store.flags(rule="cond6")] == ["cond6"]
         assert {f["rule"] for f in store.flags(system="sys_c")} == {"invalid_nile"}
-        assert {f["rule"] for f in store.flags(intent="STUDENTS")} == {
-            "conflict", "gold_disagreement", "uncertain"}
+        assert {f["rule"] for f in store.flags(intent="STUDENTS")} == {"conflict", "uncertain"}
         store.decide(by_rule(store)["cond6"]["flag_id"], "accept", reviewer="ana")
         assert [f["rule"] for f in store.flags(status="accepted")] == ["cond6"]
         assert "cond6" not in {f["rule"] for f in store.flags(status="open")}
@@ -81,10 +80,10 @@ def test_effects_of_each_rule(out):
         store.decide(f["conflict"]["flag_id"], "accept", reviewer="a")
         store.decide(f["uncertain"]["flag_id"], "reject", reviewer="a")
         d = store.decisions()
-    assert {(r["text"], r["decision"]) for r in d.align} == {(M2, True), (N3, False),
+    assert {(r["text"], r["decision"]) for r in d.align} == {(L1, True), (V2, False),
                                                              (N2, False), (M3, False)}
     assert {(r["a"], r["b"], r["decision"]) for r in d.para} == {
-        (N1, N3, False), (N2, N1, False), (N1, M1, True)}
+        (V1, V2, False), (N1, N2, False), (M1, M2, True)}
     assert len(d.decided) == 5 and d.edits == []
 
 
@@ -104,29 +103,29 @@ def test_nile_edit_is_validated_before_it_is_saved(out):
 def test_round_trip_check_review_check(out, tmp_path):
     with ReviewStore(out) as store:
         f = by_rule(store)
-        store.decide(f["cond6"]["flag_id"], "accept", reviewer="ana")      # N3 is right
+        store.decide(f["cond6"]["flag_id"], "accept", reviewer="ana")      # V2 is right
         store.decide(f["conflict"]["flag_id"], "accept", reviewer="ana")   # stays, decided
         store.decide(f["cond5"]["flag_id"], "skip", reviewer="ana")        # still open
         store.decide(f["invalid_nile"]["flag_id"], "edit", reviewer="ana",
                      answer={"field": "nile", "old": BAD, "new": BAD.replace("4.5", "4")})
         store.decide(f["gold_disagreement"]["flag_id"], "accept", reviewer="ana")
+        store.decide(f["uncertain"]["flag_id"], "reject", reviewer="ana")  # M3 is wrong
     again = checked(tmp_path / "again", load_decisions(out / "review.sqlite"))
     status = {x.flag_id: x.status for x in again.flags}
     ids = {rule: x["flag_id"] for rule, x in f.items()}
     assert ids["cond6"] not in status and ids["invalid_nile"] not in status  # resolved
+    assert ids["uncertain"] not in status
     assert status[ids["conflict"]] == status[ids["gold_disagreement"]] == "decided"
     assert status[ids["cond5"]] == "open"  # skipped: still to do
-    # Accepting N3 (so P1 too) and M2 makes new (5) triplets: new flags, open.
+    # Rejecting M3, a paraphrase of the aligned M1, makes a new (6) violation; and (6) now
+    # gives M3 the intent of its other paraphrase M2 (I3), a new conflict with M1. Open.
     new = [x for x in again.flags if x.flag_id not in ids.values()]
-    assert new and all(x.rule == "cond5" and x.status == "open" for x in new)
-    assert all({N3, P1, M2} & {s["text"] for s in x.sentences} for x in new)
+    assert [(x.rule, x.status, [s["text"] for s in x.sentences]) for x in new] == [
+        ("cond6", "open", [M1, M3]), ("conflict", "open", [M1, M3])]
     g = again.graph
-    i = [n for n, k in g.nodes(data="kind") if k == "intent" and "guests" in n][0]
-    assert g.edges[i, sentence_id(N3)]["source"] == "reviewed"
-    # The accepted alignment of N3 now propagates to its paraphrase P1.
-    assert (g.edges[i, sentence_id(P1)]["source"], g.edges[i, sentence_id(P1)]["decision"]) \
-        == ("inferred", True)
-    assert g.edges[i, sentence_id(P1)]["evidence"][0]["from"] == sentence_id(N3)
+    i = [n for n, k in g.nodes(data="kind") if k == "intent" and "youtube" in n][0]
+    assert (g.edges[i, sentence_id(V2)]["source"], g.edges[i, sentence_id(V2)]["decision"]) \
+        == ("reviewed", True)
     # The edited Nile validates now: its pair was scored, no longer an invalid row.
     fixed = intent_id(parse(BAD.replace("4.5", "4")).key())
     assert g.has_edge(fixed, sentence_id(H1)) and g.graph["invalid"] == []
@@ -134,7 +133,7 @@ def test_round_trip_check_review_check(out, tmp_path):
     with ReviewStore(out) as store:
         lines = (tmp_path / "again" / "flags.jsonl").read_text().splitlines()
         assert store.import_flags(json.loads(x) for x in lines) == len(new)
-        assert store.counts()["decided"] == 4  # the skip is not a decision
+        assert store.counts()["decided"] == 5  # the skip is not a decision
 
 
 def test_decided_flag_comes_back_when_its_evidence_changes(out, tmp_path, monkeypatch):
@@ -142,7 +141,7 @@ def test_decided_flag_comes_back_when_its_evidence_changes(out, tmp_path, monkey
 
     with ReviewStore(out) as store:
         store.decide(by_rule(store)["conflict"]["flag_id"], "accept", reviewer="ana")
-    monkeypatch.setitem(review_corpus.SCORES, (N1, M1), 3.0)
+    monkeypatch.setitem(review_corpus.SCORES, (M1, M2), 3.0)
     again = checked(tmp_path / "again", load_decisions(out))
     assert {x.rule: x.status for x in again.flags}["conflict"] == "open"
 
@@ -152,6 +151,13 @@ def test_decisions_table_still_works(tmp_path, out):
     table.write_text(f'nile,text,decision\n"{I1}",{N3},accept\n')
     d = load_decisions(table)
     assert d.align[0]["decision"] is True and d.decided == {}
+    # The reviewed alignment counts; (6) would carry it to its paraphrase P1, but never
+    # against the facts: P1 allows what the intent blocks.
+    g = checked(tmp_path / "again", d).graph
+    i = intent_id(parse(I1).key())
+    assert g.edges[i, sentence_id(N3)]["source"] == "reviewed"
+    assert g.edges[sentence_id(N3), sentence_id(P1)]["verdict"] == "paraphrase"
+    assert not g.has_edge(i, sentence_id(P1))
     table.write_text("nile,text\n")
     with pytest.raises(UsageError, match="decision"):
         load_decisions(table)
@@ -183,7 +189,7 @@ def test_label_studio_tasks_and_import(out, tmp_path):
         cond6 = next(t for t in ts if t["data"]["rule"] == "cond6")
         pred = cond6["predictions"][0]
         assert pred["model_version"] == "table-provider"
-        assert pred["result"][0]["value"]["choices"] == ["Reject"]  # not aligned, by facts+score
+        assert pred["result"][0]["value"]["choices"] == ["Reject"]  # not aligned, by the score
         uncertain = next(t for t in ts if t["data"]["rule"] == "uncertain")
         assert uncertain["predictions"] == [] and "verdict uncertain" in \
             uncertain["data"]["scores_text"]
@@ -263,16 +269,16 @@ def test_tty_mode_accepts_a_suggested_repair_with_f(out, monkeypatch):
 
     screen = io.StringIO()
     with ReviewStore(out) as store:
-        fid = by_rule(store)["cond6"]["flag_id"]
+        fid = by_rule(store)["gold_disagreement"]["flag_id"]
         while store.next_open() != fid:
             store.decide(store.next_open(), "skip", reviewer="ops")
         monkeypatch.setattr("sys.stdin", io.StringIO("f\n\nq\n"))
         assert review_tty(store, reviewer="ops", console=Console(file=screen, width=160)) == 1
         assert store.current(fid)["status"] == "edited"
         assert store.decisions().edits[0]["new"] == \
-            "for endpoint('guests') allow service('file transfer')"
+            "for endpoint('labs') set bandwidth('max', '5', 'mbps')"
     text = screen.getvalue()
-    assert "suggested repair (f)" in text and "block → allow" in text and "[f]ix" in text
+    assert "suggested repair (f)" in text and "50 mbps → 5 mbps" in text and "[f]ix" in text
 
 
 def test_review_cli_export_and_labelstudio(out, tmp_path, capsys):
@@ -286,7 +292,7 @@ def test_review_cli_export_and_labelstudio(out, tmp_path, capsys):
     assert "no flags.jsonl" in capsys.readouterr().err
     # After a re-check, --store goes on with the first store: the new flags join it.
     with ReviewStore(out) as store:
-        store.decide(by_rule(store)["cond6"]["flag_id"], "accept", reviewer="ana")
+        store.decide(by_rule(store)["uncertain"]["flag_id"], "reject", reviewer="ana")
     checked(tmp_path / "again", load_decisions(out))
     assert main(["review", str(tmp_path / "again"), "--store", str(out / "review.sqlite"),
                  "--export", str(tmp_path / "d.jsonl")]) == 0
@@ -299,25 +305,24 @@ def test_a_repair_suggestion_is_accepted_as_an_edit_of_its_sentence_only(out, tm
     from nile_align.review.store import suggestion_diff, suggestion_edit
 
     with ReviewStore(out) as store:
-        flag = by_rule(store)["cond6"]
-        # N3 says "may use": the intent it implies allows file transfer.
-        assert flag["suggested_nile"] == "for endpoint('guests') allow service('file transfer')"
-        assert flag["suggested_for"] == N3
-        assert [str(d) for d in suggestion_diff(flag)] == [
-            "service('file transfer'): block → allow"]
+        flag = by_rule(store)["gold_disagreement"]
+        # L1 says 5 Mbps: the intent it implies caps the labs at 5 Mbps.
+        assert flag["suggested_nile"] == "for endpoint('labs') set bandwidth('max', '5', 'mbps')"
+        assert flag["suggested_for"] == L1
+        assert [str(d) for d in suggestion_diff(flag)] == ["bandwidth max: 50 mbps → 5 mbps"]
         store.decide(flag["flag_id"], "edit", reviewer="ana", answer=suggestion_edit(flag))
-        assert by_rule(store)["gold_disagreement"]["suggested_nile"] is None
+        assert by_rule(store)["cond6"]["suggested_nile"] is None
         with pytest.raises(UsageError, match="no repair suggestion"):
-            suggestion_edit(by_rule(store)["gold_disagreement"])
+            suggestion_edit(by_rule(store)["cond6"])
     again = checked(tmp_path / "again", load_decisions(out / "review.sqlite"))
     pairs = {(e["rows"][0]["nile"], again.graph.nodes[s]["text"]): e
              for i, s, e in _align(again.graph) if e["rows"]}
-    # Only N3's row was edited, and its facts now agree (the table's score for the new pair
-    # is -1, so the judge still asks: uncertain); N1 and N2 keep the block intent.
-    repaired = pairs[("for endpoint('guests') allow service('file transfer')", N3)]
+    # Only L1's row was edited, and its facts now agree (the table's score for the new pair
+    # is -1, so the judge asks: uncertain); the other intents keep theirs.
+    repaired = pairs[("for endpoint('labs') set bandwidth('max', '5', 'mbps')", L1)]
     assert repaired["facts"] == [] and repaired["verdict"] == "uncertain"
     assert pairs[(I1, N1)]["verdict"] == pairs[(I1, N2)]["verdict"] == "aligned"
-    assert (I1, N3) not in pairs
+    assert (I5, L1) not in pairs
 
 
 def _align(g):

@@ -105,11 +105,12 @@ def test_flag_page_shows_everything_escaped(served, out):
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page
     _, _, page = c.get(f"/flag/{ids['gold_disagreement']}")
     assert "the judge&#39;s verdict contradicts the expert label" in page
-    assert '<span class="verdict aligned">aligned</span>' in page
-    assert "every required fact matched" in page  # the judge's reasons
+    # The fact check's contradiction (5 Mbps, for 50) is highlighted in the sentence.
+    assert re.search(r'<mark class="contradicted" title="50 mbps">5 Mbps</mark>', page)
+    assert '<span class="verdict not_aligned">not aligned</span>' in page
     _, _, page = c.get(f"/flag/{ids['cond6']}")
-    # The fact check's contradiction (may use, for block) is highlighted in the sentence.
-    assert re.search(r'<mark class="contradicted" title="block">may use</mark>', page)
+    assert '<span class="verdict aligned">aligned</span>' in page
+    assert "missing time start 18:00" in page  # the judge's reasons
     assert '<span class="verdict not_aligned">not aligned</span>' in page
     assert '<span class="kw">for</span>' in page and '<span class="fn">endpoint</span>' in page
     assert "→" in page and "2.000" in page and "-1.000" in page
@@ -135,20 +136,20 @@ def test_an_uncertain_flag_is_reviewed_like_any_other(served, out):
 def test_a_suggested_repair_is_shown_and_accepted_with_one_action(served, out):
     server, c = served
     ids = flag_ids(out)
-    _, _, page = c.get(f"/flag/{ids['cond6']}")
-    assert 'id="suggestion"' in page and "block → allow" in page
+    _, _, page = c.get(f"/flag/{ids['gold_disagreement']}")
+    assert 'id="suggestion"' in page and "50 mbps → 5 mbps" in page
     assert 'id="accept-suggestion"' in page and 'data-key="f"' in page
     # The edit box is pre-filled with the suggestion.
-    assert re.search(r'<textarea name="new" id="edit-new" rows="3">for endpoint\(&#39;guests&#39;\) '
-                     r'allow service\(&#39;file transfer&#39;\)</textarea>', page)
-    status, _, _ = c.post(f"/flag/{ids['cond6']}", {"csrf": csrf(page), "action": "repair",
-                                                     "reviewer": "ana"})
+    assert re.search(r'<textarea name="new" id="edit-new" rows="3">for endpoint\(&#39;labs&#39;\) '
+                     r'set bandwidth\(&#39;max&#39;, &#39;5&#39;, &#39;mbps&#39;\)</textarea>', page)
+    status, _, _ = c.post(f"/flag/{ids['gold_disagreement']}", {
+        "csrf": csrf(page), "action": "repair", "reviewer": "ana"})
     assert status == 303
     with ReviewStore(out) as store:
         assert store.decisions().edits == [{
-            "field": "nile", "old": "for endpoint('guests') block service('file transfer')",
-            "new": "for endpoint('guests') allow service('file transfer')",
-            "text": "Guests may use file transfer"}]
+            "field": "nile", "old": "for endpoint('labs') set bandwidth('max', '50', 'mbps')",
+            "new": "for endpoint('labs') set bandwidth('max', '5', 'mbps')",
+            "text": "The labs are capped at 5 Mbps"}]
     # A flag without a suggestion refuses the action, with the reason.
     _, _, page = c.get(f"/flag/{ids['uncertain']}")
     assert 'id="accept-suggestion"' not in page

@@ -124,6 +124,11 @@ DATA: labelled pairs (--a, --b, --label 0/1), or with --perturb a file of aligne
 perturbation of its Nile (a wrong number, unit, polarity, target, window...; seeded). Never
 calibrate on the pairs you evaluate on.
 
+--pairs nl-nl calibrates the model on two English sentences (label 1: paraphrases), as the
+checker uses it for para(n1, n2): both directions are scored and a pair's score is the
+lower one (para needs both above T). The record says which kind it is for
+(pairs:nl-nl in its signature); check and run look for each kind apart.
+
 Output: the calibration as JSON on stdout; it is added to --out (default: your calibration
 file, $NILE_ALIGN_CACHE/calibrations.json or ~/.cache/nile_align/calibrations.json).
 
@@ -131,6 +136,7 @@ examples:
   nile-align calibrate labelled.csv
   nile-align calibrate ../shared/data/neat-rein-dev.tsv --perturb --model phi-4/
   nile-align calibrate pairs.csv --label ok --out project/calibrations.json --plot cal.png
+  nile-align calibrate corpora/nl-nl-dev.csv --pairs nl-nl --a a --b b
 """
 
 
@@ -143,6 +149,9 @@ def _add_calibrate(sub) -> None:
     p.add_argument("--label", default="label", metavar="COL", help="0/1 label column")
     p.add_argument("--perturb", action="store_true",
                    help="DATA holds aligned pairs only: add one perturbed negative per pair")
+    p.add_argument("--pairs", choices=("nl-nile", "nl-nl"), default="nl-nile",
+                   help="what the pairs are: a sentence against its Nile (A), or two sentences "
+                        "(scored both ways)")
     p.add_argument("--template", default="net", help="template to calibrate")
     p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
                    help="bootstrap resamples of the AUC interval")
@@ -163,6 +172,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from ..nile.perturb import labelled_pairs
 
     _template_first(args, args.template)
+    if args.perturb and args.pairs == "nl-nl":
+        from ..errors import UsageError
+
+        raise UsageError("--perturb makes NL<->Nile negatives; give labelled NL<->NL pairs")
     if args.perturb:
         frame = read_table(args.data)
         require_columns(frame, (args.a, args.b), args.data)
@@ -177,22 +190,29 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     scorer = _scorer(args)
     _say(f"nile-align calibrate: {len(pairs)} pairs ({int(pairs['label'].sum())} aligned), "
          f"template {args.template!r}", args)
-    scores = scorer.score(a=pairs["a"].tolist(), b=pairs["b"].tolist(), template=args.template,
-                          progress=None if not args.quiet else False)
+    a, b = pairs["a"].tolist(), pairs["b"].tolist()
+    if args.pairs == "nl-nl":  # both directions; para() needs both above T
+        both = scorer.score(a=a + b, b=b + a, template=args.template,
+                            progress=None if not args.quiet else False)
+        scores = [min(x, y) for x, y in zip(both[:len(a)], both[len(a):])]
+        data = f"{data}, both directions (the lower score)"
+    else:
+        scores = scorer.score(a=a, b=b, template=args.template,
+                              progress=None if not args.quiet else False)
     result = calibrate(pairs["label"].to_numpy(), scores,
                        signature=scorer.signature(args.template), data=data,
-                       resamples=args.bootstrap, seed=args.seed)
+                       resamples=args.bootstrap, seed=args.seed, kind=args.pairs)
     path = save_calibration(result, args.out or default_path())
     print(json.dumps(result.to_dict(), ensure_ascii=False))
     if args.plot:
         from ..evaluation.plots import calibration_plot
 
         calibration_plot(scores, pairs["label"].to_numpy(), result, Path(args.plot))
-    _say(f"{result.model} · {result.template}: ROC AUC {result.auc:.3f} "
+    _say(f"{result.model} · {result.template} · {result.kind}: ROC AUC {result.auc:.3f} "
          f"[{result.auc_low:.3f}, {result.auc_high:.3f}] on {result.pairs} pairs: "
          + ("discriminates" if result.discriminates else
-            "does not discriminate (the interval includes 0.5): verdicts will rest on the "
-            "fact check")
+            "does not discriminate (its interval does not lie above 0.5): verdicts will rest "
+            "on the facts")
          + f"\nF1-optimal threshold T = {result.threshold:g} (F1 {result.f1:.3f})"
          f"\nwritten to {path}" + (f"\nplot: {args.plot}" if args.plot else ""), args)
     return EXIT_OK

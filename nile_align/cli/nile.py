@@ -1,4 +1,4 @@
-"""nile-align validate, diff and facts: Nile intents and the facts of a sentence, no model."""
+"""nile-align validate, diff, facts and read: Nile intents and the facts of a sentence, no model."""
 
 from __future__ import annotations
 
@@ -176,5 +176,51 @@ def cmd_facts(args: argparse.Namespace) -> int:
     return EXIT_FOUND if bad else EXIT_OK
 
 
+READ_HELP = """\
+What an English sentence states about a network policy, read without an intent: its
+amounts (rate or size, value, max/min bound, upload/download/any, period), its items with
+the polarity of their clause (allow/block, add/remove), its targets and the path's
+direction, its time window, each with the words that say it, and what the rules could not
+read (a number they cannot place, a time said in words, a name the vocabulary lacks). This
+is the reading the fact check, the NL<->NL verdicts and the repairs all use.
+
+Output: one JSON object per sentence on stdout (--format text for people).
+
+examples:
+  nile-align read "Guests may use SSH but not telnet after 10 pm"
+  nile-align read "The dorms are capped at 5 Mbps from 9 to 5" --format text
+  nile-align read - < sentences.txt            (one sentence per line)
+"""
+
+
+def _add_read(sub) -> None:
+    p = sub.add_parser("read", help="what an English sentence states (no intent, no model)",
+                       description=READ_HELP, formatter_class=_HelpFormatter)
+    p.add_argument("sentences", nargs="+", metavar="SENTENCE",
+                   help="English sentences; - reads one per line from stdin")
+    p.add_argument("--format", choices=("json", "text"), default="json", help="stdout format")
+    p.set_defaults(func=cmd_read)
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    from ..corpus import read_lines
+    from ..nile.reading import read
+
+    texts = [t for s in args.sentences
+             for t in (read_lines("-") if s == "-" else [s]) if t.strip()]
+    for text in texts:
+        statement = read(text).statement
+        if args.format == "json":
+            print(json.dumps({"text": text, **statement.to_dict()}, ensure_ascii=False))
+            continue
+        print(text)
+        for kind, value, span in statement.facts():
+            words = f"  [{text[span[0]:span[1]]}]" if span else ""
+            print(f"  {kind:<9} {value}{words}")
+        for u in statement.unread:
+            print(f"  {'unread':<9} {u.what}: {u.text!r}")
+    return EXIT_OK
+
+
 #: The commands of this family, in the order --help lists them.
-COMMANDS = [_add_validate, _add_diff, _add_facts]
+COMMANDS = [_add_validate, _add_diff, _add_facts, _add_read]

@@ -1,4 +1,5 @@
-"""nile-align score, merge and templates: *-PLUIE scores of pairs, their shards, the prompts."""
+"""nile-align score, paraphrase, merge and templates: *-PLUIE scores of pairs, NL<->NL
+verdicts, their shards, the prompts."""
 
 from __future__ import annotations
 
@@ -148,6 +149,90 @@ def cmd_score(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+PARAPHRASE_HELP = """\
+Judge pairs of English sentences as paraphrases of one network policy (NL<->NL), as the
+checker does for conditions (5) and (6): each direction A->B asks whether B keeps every
+fact A states (amounts, bounds, directions, periods, polarity, items, targets, the path's
+direction, time windows) and contradicts none. A contradicted or lost fact makes the
+direction not_paraphrase; a fact the rules cannot read leaves it uncertain (facts English
+habitually leaves implicit, such as a window of the whole day, are kept: docs/paraphrase.md).
+The pair is a paraphrase when both directions are.
+
+Without --model no model is loaded: the facts decide. With --model, both directions are
+scored and the score counts as far as the model's NL<->NL calibration shows it
+discriminates (nile-align calibrate --pairs nl-nl; a model never calibrated counts at T,
+default 0, as in the papers), composed with the facts (which still veto).
+
+Input: a CSV/TSV/JSONL/Parquet table (or - for stdin) with the columns --a and --b.
+Output: one JSON object per input row, in input order, with a, b, verdict (paraphrase,
+not_paraphrase or uncertain), forward (A->B), backward (B->A), reasons and, when a model
+counts, score_ab and score_ba; --format text for people. Exit status: 0, or 2 for a usage
+or input error.
+
+examples:
+  nile-align paraphrase pairs.csv --a llama --b mistral
+  nile-align paraphrase corpora/nl-nl-dev.csv --a a --b b --format text
+  nile-align paraphrase pairs.csv --a s1 --b s2 --model phi-4/
+"""
+
+
+def _add_paraphrase(sub) -> None:
+    p = sub.add_parser("paraphrase", help="NL<->NL verdicts: do two sentences state one policy?",
+                       description=PARAPHRASE_HELP, formatter_class=_HelpFormatter)
+    p.add_argument("input", metavar="INPUT", help="a table of sentence pairs; - is stdin")
+    p.add_argument("--a", default="a", metavar="COL", help="column holding sentence A")
+    p.add_argument("--b", default="b", metavar="COL", help="column holding sentence B")
+    p.add_argument("--input-format", choices=("csv", "tsv", "jsonl", "parquet"),
+                   help="table format (default: from the file suffix)")
+    p.add_argument("--template", default="net", help="template of the scores (with --model)")
+    _add_judge_options(p)
+    p.add_argument("--format", choices=("jsonl", "text"), default="jsonl", help="stdout format")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    _add_model_options(p)
+    p.set_defaults(func=cmd_paraphrase, model=None)
+
+
+def cmd_paraphrase(args: argparse.Namespace) -> int:
+    import sys
+    from collections import Counter
+
+    from ..corpus import read_table, require_columns
+    from ..judge.verdict import para_verdicts
+
+    frame = read_table(args.input, fmt=args.input_format)
+    require_columns(frame, (args.a, args.b), args.input)
+    frame = frame[[args.a, args.b]].rename(columns={args.a: "a", args.b: "b"})
+    frame = frame.fillna("").astype(str)
+    judge = None
+    if args.model is not None:
+        from ..evaluation.calibration import resolve_judge
+
+        _template_first(args, args.template)
+        scorer = _scorer(args)
+        judge = resolve_judge(scorer.signature(args.template), threshold=args.threshold,
+                              calibration=args.calibration, kind="nl-nl")
+        _say(f"nile-align: judge: {judge.note}", args)
+        if judge.counts:
+            a, b = frame["a"].tolist(), frame["b"].tolist()
+            both = scorer.score(a=a + b, b=b + a, template=args.template,
+                                progress=None if not args.quiet else False)
+            frame["score_ab"], frame["score_ba"] = both[:len(a)], both[len(a):]
+    result = para_verdicts(frame, a="a", b="b", judge=judge)
+    if args.format == "text":
+        for r in result.itertuples(index=False):
+            print(f"{r.verdict:<15} {r.a}  ||  {r.b}")
+            for reason in r.reasons:
+                print(f"    {reason}")
+    else:
+        for record in result.to_dict(orient="records"):
+            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+    counts = Counter(result["verdict"])
+    _say(f"nile-align paraphrase: {len(result)} pairs: " + ", ".join(
+        f"{k.replace('_', ' ')} {counts[k]}" for k in ("paraphrase", "not_paraphrase",
+                                                       "uncertain")), args)
+    return EXIT_OK
+
+
 MERGE_HELP = """\
 Join the part files of `nile-align score --shard K/N` into one table in input order:
 the table an unsharded run writes. Rows are de-duplicated by their input row and pair
@@ -237,4 +322,4 @@ def cmd_templates(args: argparse.Namespace) -> int:
 
 
 #: The commands of this family, in the order --help lists them.
-COMMANDS = [_add_score, _add_merge, _add_templates]
+COMMANDS = [_add_score, _add_paraphrase, _add_merge, _add_templates]

@@ -48,6 +48,9 @@ class Calibration:
     data: str                 # what it was measured on
     created: str
     version: str
+    #: ``nl-nile`` (a sentence against its intent, Nile as A) or ``nl-nl`` (two sentences;
+    #: the score of a pair is the lower of its two directions, as para() needs both > T).
+    kind: str = "nl-nile"
 
     @property
     def discriminates(self) -> bool:
@@ -58,20 +61,25 @@ class Calibration:
         """The judge this calibration describes (``threshold`` overrides its T)."""
         return Judge(self.threshold if threshold is None else float(threshold),
                      self.discriminates, "calibration" if threshold is None else "--threshold",
-                     self.auc, (self.auc_low, self.auc_high))
+                     self.auc, (self.auc_low, self.auc_high), self.kind)
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
-def calibration_key(signature: Any) -> str:
-    """The key of a scorer signature: what changes a score, except the dtype (a calibration
-    of the float32 weights holds for bfloat16 within its noise) and the threshold."""
+KINDS = ("nl-nile", "nl-nl")
+
+
+def calibration_key(signature: Any, kind: str = "nl-nile") -> str:
+    """The key of a scorer signature and the kind of pairs: what changes a score, except
+    the dtype (a calibration of the float32 weights holds for bfloat16 within its noise) and
+    the threshold."""
     from ..judge.signature import short_hash
 
     answers = ",".join(f"{w}={i}" for w, i in signature.answers)
-    return short_hash("|".join([signature.model_hash, signature.template_hash,
-                                signature.chat_hash, answers, signature.method]), 16)
+    parts = [signature.model_hash, signature.template_hash, signature.chat_hash, answers,
+             signature.method] + ([] if kind == "nl-nile" else [kind])
+    return short_hash("|".join(parts), 16)
 
 
 def auc_interval(labels: np.ndarray, scores: np.ndarray, *, resamples: int = 1000,
@@ -93,8 +101,12 @@ def auc_interval(labels: np.ndarray, scores: np.ndarray, *, resamples: int = 100
 
 
 def calibrate(labels, scores, *, signature: Any, data: str, resamples: int = 1000,
-              seed: int = 0) -> Calibration:
-    """The calibration of scores made with ``signature`` against 0/1 ``labels``."""
+              seed: int = 0, kind: str = "nl-nile") -> Calibration:
+    """The calibration of scores made with ``signature`` against 0/1 ``labels``; ``kind``
+    says which pairs they are (``nl-nl``: two sentences, a pair's score the lower of its
+    two directions)."""
+    if kind not in KINDS:
+        raise UsageError(f"unknown kind of pairs {kind!r}; choose {' or '.join(KINDS)}")
     from ..resources import __version__
     from .metrics import best_f1_threshold, classification
 
@@ -102,11 +114,11 @@ def calibrate(labels, scores, *, signature: Any, data: str, resamples: int = 100
     s = np.asarray(scores, dtype=float)
     auc, low, high = auc_interval(y, s, resamples=resamples, seed=seed)
     threshold = best_f1_threshold(y, s)
-    text = str(signature).rsplit("|T:", 1)[0]
-    return Calibration(calibration_key(signature), signature.model, signature.template, text,
-                       round(threshold, 6), round(classification(y, s, threshold).f1, 4),
+    text = str(signature).rsplit("|T:", 1)[0] + ("" if kind == "nl-nile" else f"|pairs:{kind}")
+    return Calibration(calibration_key(signature, kind), signature.model, signature.template,
+                       text, round(threshold, 6), round(classification(y, s, threshold).f1, 4),
                        round(auc, 4), round(low, 4), round(high, 4), int(len(y)), int(y.sum()),
-                       data, datetime.now(UTC).isoformat(timespec="seconds"), __version__)
+                       data, datetime.now(UTC).isoformat(timespec="seconds"), __version__, kind)
 
 
 def default_path() -> Path:
@@ -156,22 +168,23 @@ def _shipped() -> dict[str, Calibration]:
         if entry.is_file() else {}
 
 
-def find_calibration(signature: Any, path: str | Path | None = None) -> Calibration | None:
-    """The calibration of a signature: from ``path`` (default: the user's file), else the
-    shipped one; None when the model and template were never calibrated."""
-    key = calibration_key(signature)
+def find_calibration(signature: Any, path: str | Path | None = None,
+                     kind: str = "nl-nile") -> Calibration | None:
+    """The calibration of a signature for ``kind`` pairs: from ``path`` (default: the user's
+    file), else the shipped one; None when the model and template were never calibrated."""
+    key = calibration_key(signature, kind)
     return (load_calibrations(path or default_path()).get(key) or _shipped().get(key))
 
 
 def resolve_judge(signature: Any, *, threshold: float | None = None,
-                  calibration: str | Path | None = None) -> Judge:
-    """The judge for scores of ``signature``: its calibration when there is one (with
-    ``threshold`` overriding T), else the papers' behaviour (the score counts at
-    ``threshold``, default 0). ``calibration`` is a file, or ``"none"`` to ignore every
-    calibration."""
+                  calibration: str | Path | None = None, kind: str = "nl-nile") -> Judge:
+    """The judge for scores of ``signature`` on ``kind`` pairs (``nl-nile`` or ``nl-nl``):
+    its calibration when there is one (with ``threshold`` overriding T), else the papers'
+    behaviour (the score counts at ``threshold``, default 0). ``calibration`` is a file, or
+    ``"none"`` to ignore every calibration."""
     if calibration != "none":
-        found = find_calibration(signature, calibration)
+        found = find_calibration(signature, calibration, kind)
         if found is not None:
             return found.judge(threshold)
     return Judge(0.0 if threshold is None else float(threshold), True,
-                 "default" if threshold is None else "--threshold")
+                 "default" if threshold is None else "--threshold", kind=kind)

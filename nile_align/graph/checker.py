@@ -2,7 +2,10 @@
 a reviewer works through.
 
 (5) align(i,n1) ∧ align(i,n2) ⇒ para(n1,n2)    (6) align(i,n1) ∧ para(n1,n2) ⇒ align(i,n2)
-with para(n1,n2) := PLUIE(n1,n2) > T ∧ PLUIE(n2,n1) > T.
+with para(n1,n2) := PLUIE(n1,n2) > T ∧ PLUIE(n2,n1) > T in the paper; here the NL↔NL verdict
+of each para edge (facts both ways, and the model where it counts), ``uncertain`` leaving a
+triplet unchecked. A ``cond5`` flag names the facts on which the two translations differ and
+whether the intent states each; a ``cond6`` flag the facts both sentences state.
 """
 
 from __future__ import annotations
@@ -17,9 +20,13 @@ import networkx as nx
 
 from ..judge.verdict import VERDICTS, Judge, decision
 from .systems import compare
-from .translation import _align_edges, aligned_intents, decide, mutual, propagate
+from .translation import _align_edges, aligned_intents, decide, mutual, propagate, shared_facts
 
-__all__ = ["Flag", "RULES", "check", "summarize"]
+__all__ = ["Flag", "PAPER", "RULES", "check", "summarize"]
+
+#: The paper's accounting of triplets (star-pluie Appendix I, Net-PLUIE with Phi-4 14B on
+#: the NEAT human evaluation): 430 triplets, 56 fail (5), 7 fail (6).
+PAPER = {"model": "Phi-4 14B", "triplets": 430, "fail_cond5": 56, "fail_cond6": 7}
 
 RULES = {
     "cond5": "two accepted translations of one intent are not mutual paraphrases: at least one "
@@ -58,6 +65,15 @@ class Flag:
     #: (:func:`nile_align.nile.repair.suggest`), and that sentence.
     suggested_nile: str | None = None
     suggested_for: str | None = None
+    #: cond5: the facts on which the two translations differ; each with the sentence that
+    #: states it (``in``), what the other makes of it and whether the intent states it
+    #: (``intent``: has, lacks, contradicts).
+    differ: list[dict] = field(default_factory=list)
+    #: cond6 and inferences: the facts both sentences state.
+    shared: list[str] = field(default_factory=list)
+    #: uncertain: the flag whose decision settles this one by (6) (a paraphrase of the same
+    #: intent); the queue puts it after that one, as one decision's worth of work.
+    settled_by: str | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -88,25 +104,64 @@ class _Flagger:
                 "source": e["source"], "facts": e["facts"]}
 
     def para(self, u: str, v: str) -> list[dict]:
+        """Both directions of a para edge, first the stored one (u→v)."""
         e = self.g.edges[u, v]
         first, second = (u, v) if e["u"] == u else (v, u)
         text = self.g.nodes
+        why = {r.split(" ", 1)[0]: r for r in e["reasons"]}
         return [{"kind": "para", "a": text[first]["text"], "b": text[second]["text"],
-                 "score": e["score_uv"], "reviewed": e.get("reviewed")},
+                 "score": e["score_uv"], "reviewed": e.get("reviewed"),
+                 "verdict": e["forward"], "reasons": [why.get("A→B", "")]},
                 {"kind": "para", "a": text[second]["text"], "b": text[first]["text"],
-                 "score": e["score_vu"], "reviewed": e.get("reviewed")}]
+                 "score": e["score_vu"], "reviewed": e.get("reviewed"),
+                 "verdict": e["backward"], "reasons": [why.get("B→A", "")]}]
 
     def add(self, rule: str, members: list[str], explanation: str, intents: list[str],
-            sentences: list[str], scores: list[dict], unlocks: int = 0) -> None:
+            sentences: list[str], scores: list[dict], unlocks: int = 0,
+            **extra: Any) -> Flag:
         reviewed = [s for s in scores if s["kind"] == "align"]
         status = "reviewed" if reviewed and all(s["source"] == "reviewed" for s in reviewed) \
             else "open"
         suggested = next((x for x in (self.suggestion(sc) for sc in scores) if x), (None, None))
-        self.flags.append(Flag(_flag_id(rule, members), rule, explanation,
-                               [self.intent(i) for i in intents],
-                               [self.sentence(s) for s in sentences], scores, self.t,
-                               self.g.graph["signature"], status, unlocks=unlocks,
-                               suggested_nile=suggested[0], suggested_for=suggested[1]))
+        flag = Flag(_flag_id(rule, members), rule, explanation, [self.intent(i) for i in intents],
+                    [self.sentence(s) for s in sentences], scores, self.t,
+                    self.g.graph["signature"], status, unlocks=unlocks,
+                    suggested_nile=suggested[0], suggested_for=suggested[1], **extra)
+        self.flags.append(flag)
+        return flag
+
+    def differ(self, i: str, n1: str, n2: str) -> list[dict]:
+        """The facts on which two sentences differ (each direction's not kept), each with
+        the sentence that states it and whether intent ``i`` states it."""
+        from ..nile.paraphrase import compare
+
+        g = self.g
+        read = g.graph["_readings"]
+        out = []
+        for a, b in ((n1, n2), (n2, n1)):
+            ra, rb = read(g.nodes[a]["text"]), read(g.nodes[b]["text"])
+            for f in compare(ra, rb).facts:
+                if f.status != "kept":
+                    out.append({"in": g.nodes[a]["text"], **f.to_dict(),
+                                "intent": self.intent_states(i, f, ra)})
+        return out
+
+    def intent_states(self, i: str, fact: Any, reading: Any) -> str:
+        """Whether intent ``i`` states a fact one of its sentences states: ``has`` (its
+        fact check matches the words), ``contradicts`` (it says otherwise) or ``lacks``."""
+        from ..nile.facts import check_facts, parse_or_none
+
+        intent = parse_or_none(self.g.nodes[i]["canonical"])
+        if intent is None or fact.span is None:
+            return "lacks"
+        a, b = fact.span
+        for found in check_facts(intent, reading):
+            if found.span is not None and found.span[0] < b and a < found.span[1]:
+                if found.status == "matched":
+                    return "has"
+                if found.status == "contradicted":
+                    return "lacks" if found.fact.startswith("no ") else "contradicts"
+        return "lacks"
 
     def suggestion(self, score: dict) -> tuple[str, str] | None:
         """(repaired Nile, sentence) for an align score whose facts are contradicted."""
@@ -122,15 +177,16 @@ class _Flagger:
 
     def unlocks(self, i: str, s: str) -> int:
         """What deciding an uncertain pair settles: its corpus rows, the sentences (6)
-        would align from it, and the triplets it makes checkable with the intent's aligned
-        sentences (where paraphrase judgements exist)."""
+        would align from it (with their rows), and the triplets it makes checkable with the
+        intent's aligned sentences (where paraphrase judgements exist)."""
         g = self.g
         paraphrases = [n for n in g.neighbors(s) if g.edges[s, n]["kind"] == "para"
                        and mutual(g, s, n) and not aligned_intents(g, n)
                        and not (g.has_edge(i, n) and g.edges[i, n]["decision"] is not None)]
+        rows = sum(len(g.edges[i, n]["rows"]) - 1 for n in paraphrases if g.has_edge(i, n))
         triplets = [n for n in aligned_intents_of(g, i) if n != s
                     and mutual(g, s, n) is not None]
-        return len(g.edges[i, s]["rows"]) + len(paraphrases) + len(triplets)
+        return len(g.edges[i, s]["rows"]) + len(paraphrases) + rows + len(triplets)
 
 
 def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
@@ -147,6 +203,7 @@ def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
     f = _Flagger(g)
     t = f.t
     by_intent: dict[str, list[str]] = {}
+    uncertain: dict[str, list[tuple[Flag, str]]] = {}
     for i, s, e in _align_edges(g):
         by_intent.setdefault(i, []).append(s)
         said = decision(e["verdict"])
@@ -156,23 +213,31 @@ def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
                   f"but the expert label says {'aligned' if e['gold'] else 'not aligned'}",
                   [i], [s], [f.align(i, s)])
         elif e["decision"] is None:
-            f.add("uncertain", [i, s], "; ".join(e["reasons"]), [i], [s], [f.align(i, s)],
-                  unlocks=f.unlocks(i, s))
+            uncertain.setdefault(i, []).append(
+                (f.add("uncertain", [i, s], "; ".join(e["reasons"]), [i], [s], [f.align(i, s)],
+                       unlocks=f.unlocks(i, s)), s))
+    for mine in uncertain.values():
+        _settle(g, mine)
     for i in sorted(by_intent):
         yes = sorted(s for s in by_intent[i] if g.edges[i, s]["decision"])
         for n1, n2 in combinations(yes, 2):
             if mutual(g, n1, n2) is False:
+                differ = f.differ(i, n1, n2)
+                why = "; ".join(f"{d['kind']} {d['fact']} ({d['status']} in the other "
+                                f"sentence; the intent {d['intent']} it)" for d in differ)
                 f.add("cond5", [i, n1, n2],
                       "both sentences are aligned to this intent but are not judged mutual "
-                      "paraphrases", [i], [n1, n2],
-                      [f.align(i, n1), f.align(i, n2), *f.para(n1, n2)])
+                      "paraphrases" + (f": {why}" if why else ""), [i], [n1, n2],
+                      [f.align(i, n1), f.align(i, n2), *f.para(n1, n2)], differ=differ)
         for n2 in sorted(s for s in by_intent[i] if g.edges[i, s]["decision"] is False):
             for n1 in yes:
                 if mutual(g, n1, n2):
+                    shared = shared_facts(g, n1, n2)
                     f.add("cond6", [i, n1, n2],
-                          f"the second sentence means the same as an aligned one, but its own "
-                          f"alignment is rejected ({g.edges[i, n2]['source']})", [i], [n1, n2],
-                          [f.align(i, n1), f.align(i, n2), *f.para(n1, n2)])
+                          f"the second sentence means the same as an aligned one (both state "
+                          f"{', '.join(shared) or 'the same facts'}), but its own alignment is "
+                          f"rejected ({g.edges[i, n2]['source']})", [i], [n1, n2],
+                          [f.align(i, n1), f.align(i, n2), *f.para(n1, n2)], shared=shared)
     for u, v, e in g.edges(data=True):
         if e["kind"] != "para" or not mutual(g, u, v):
             continue
@@ -193,7 +258,30 @@ def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
                             [{"canonical": None, "written": [nile]}],
                             [{"text": r["text"], "systems": [r["system"]], "rows": [r["row"]]}
                              for r in rows], [], t, g.graph["signature"], rows=rows))
-    return sorted(f.flags, key=lambda x: (list(RULES).index(x.rule), -x.unlocks, x.flag_id))
+    by_id = {x.flag_id: x for x in f.flags}
+
+    def order(x: Flag) -> tuple:
+        # A settled flag goes right after the flag that settles it.
+        lead = by_id[x.settled_by] if x.settled_by else x
+        return (list(RULES).index(x.rule), -lead.unlocks, lead.flag_id, x.settled_by is not None,
+                x.flag_id)
+
+    return sorted(f.flags, key=order)
+
+
+def _settle(g: nx.Graph, flags: list[tuple[Flag, str]]) -> None:
+    """Uncertain flags of one intent whose sentences are mutual paraphrases are one
+    decision's worth of work: accepting one aligns the others by (6). The one that unlocks
+    most leads; the others are settled by it."""
+    settled: set[str] = set()
+    ranked = sorted(flags, key=lambda x: (-x[0].unlocks, x[0].flag_id))
+    for lead, s in ranked:
+        if lead.flag_id in settled:
+            continue
+        for other, n in ranked:
+            if other is not lead and other.flag_id not in settled and mutual(g, s, n):
+                other.settled_by = lead.flag_id
+                settled.add(other.flag_id)
 
 
 def aligned_intents_of(g: nx.Graph, i: str) -> list[str]:
@@ -209,14 +297,17 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
     kinds = Counter(k for _, k in g.nodes(data="kind"))
     sources = Counter((e["source"], e["decision"]) for _, _, e in _align_edges(g))
     fail5 = fail6 = ok = unchecked = 0
+    why: Counter[str] = Counter()
     failing: dict[str, set] = {"cond5": set(), "cond6": set()}
     for i in (n for n, k in g.nodes(data="kind") if k == "intent"):
         own = sorted(s for s in g.neighbors(i) if g.edges[i, s]["source"] != "inferred")
         for n1, n2 in combinations(own, 2):
             para = mutual(g, n1, n2)
             a1, a2 = g.edges[i, n1]["decision"], g.edges[i, n2]["decision"]
-            if para is None or a1 is None or a2 is None:  # unscored, or an uncertain pair
+            if para is None or a1 is None or a2 is None:  # an uncertain pair or paraphrase
                 unchecked += 1
+                why["uncertain alignment" if a1 is None or a2 is None else
+                    "uncertain paraphrase"] += 1
             elif a1 and a2 and not para:
                 fail5 += 1
                 failing["cond5"].add(i)
@@ -237,13 +328,14 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
                  "disagree"] += rows
     decided = gold["agree"] + gold["disagree"]
     labelled = decided + gold["uncertain"]
-    judge = g.graph["judge"]
+    judge, para_judge = g.graph["judge"], g.graph["para_judge"]
     systems = compare(g, flags)
     return {
         "threshold": g.graph["threshold"], "signature": g.graph["signature"],
         "template": g.graph["template"], "max_hops": g.graph["max_hops"],
         "candidates": g.graph["candidates"],
         "judge": {**judge, "note": Judge.from_dict(judge).note},
+        "para_judge": {**para_judge, "note": Judge.from_dict(para_judge).note},
         "corpus": {"intents": kinds["intent"], "sentences": kinds["sentence"],
                    "invalid_rows": len(g.graph["invalid"])},
         "scored_pairs": g.graph.get("pairs", {}),
@@ -258,7 +350,8 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
         "flags": {rule: sum(f.rule == rule for f in flags) for rule in RULES},
         "triplets": {"total": checked + unchecked, "checked": checked, "fail_cond5": fail5,
                      "fail_cond6": fail6, "satisfied": ok,
-                     "satisfied_share": round(ok / checked, 4) if checked else None},
+                     "satisfied_share": round(ok / checked, 4) if checked else None,
+                     "unchecked": dict(sorted(why.items())), "paper": PAPER},
         "intents_failing": {rule: len(v) for rule, v in failing.items()},
         **({"systems": systems} if systems else {}),
     }

@@ -6,11 +6,18 @@ edges join an intent and a sentence: Net-PLUIE(A = Nile, B = sentence), scored o
 the Nile as the reference, the fact check's findings, the composed verdict
 (:mod:`nile_align.judge.verdict`), the expert label and the final decision with its source; an
 ``uncertain`` verdict leaves the decision None. ``para`` edges join two sentences and carry
-both directions, PLUIE(u, v) and PLUIE(v, u); they count only where the judge's model does.
+the NL↔NL verdict (``paraphrase``, ``not_paraphrase`` or ``uncertain``) composed from the
+facts each direction keeps (:func:`nile_align.nile.paraphrase.compare`) and, where an NL↔NL
+calibration shows the model counts, PLUIE(u, v) and PLUIE(v, u).
+
+Every sentence is read once (:func:`nile_align.nile.reading.read`); the readings of a graph
+are kept with it (``g.graph["_readings"]``, not written out) for the fact checks that
+propagation and the checker add later.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import time
@@ -22,11 +29,11 @@ from typing import Any
 import networkx as nx
 
 from ..errors import UsageError
-from ..judge.verdict import Judge, compose
+from ..judge.verdict import Judge, compose, compose_para, decision
 from .decisions import Decisions
 
 __all__ = ["ScoreFn", "build_graph", "decide", "intent_id", "mutual", "sentence_id",
-           "propagate", "SOURCES"]
+           "propagate", "shared_facts", "SOURCES"]
 
 #: A score provider: (A texts, B texts) -> one PLUIE(A, B) per pair. Any function works,
 #: so the graph logic can be tested and benchmarked without a model.
@@ -59,35 +66,43 @@ def _provider(scorer: Any, template: str) -> tuple[ScoreFn, str, Any]:
 
 def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float | None = None,
                 candidates: int = 5, decisions: Iterable[dict] | Decisions | None = None,
-                judge: Judge | None = None) -> nx.Graph:
+                judge: Judge | None = None, para_judge: Judge | None = None) -> nx.Graph:
     """Score what the rules need, check every pair's facts and return the graph with every
     decision made.
 
     ``corpus`` is :func:`nile_align.corpus.load_pairs` output. Scored pairs: every
     intent–sentence pair of the corpus (Nile as A), every pair of sentences of one
     intent and, across intents, each sentence with its ``candidates`` nearest sentences
-    (both directions). ``judge`` says what a score is worth; by default, a Scorer's
-    calibration (:func:`~nile_align.evaluation.calibration.resolve_judge`, ``threshold``
-    overriding its T) and, for a plain score function, a score that counts at ``threshold``
-    (default 0).
+    (both directions). ``judge`` says what an NL↔Nile score is worth and ``para_judge`` an
+    NL↔NL one; by default, a Scorer's calibrations of each kind
+    (:func:`~nile_align.evaluation.calibration.resolve_judge`, ``threshold`` overriding their
+    T) and, for a plain score function, a score that counts at ``threshold`` (default 0).
+    Paraphrase pairs are scored only where the NL↔NL judge counts; their verdict always
+    rests on the facts the sentences state.
     ``decisions``: reviewed ``{"nile", "text", "decision"}`` records or a review store's
     :class:`~nile_align.graph.decisions.Decisions` (alignments and paraphrases), the strongest
     evidence. Alignments are not yet propagated: call :func:`propagate`.
     """
     from ..nile.facts import nile_facts
+    from ..nile.reading import reader
     from .blocking import candidate_pairs
 
     score, signature, sig = _provider(scorer, template)
-    if judge is None:
+    if judge is None or para_judge is None:
         from ..evaluation.calibration import resolve_judge
 
-        judge = resolve_judge(sig, threshold=threshold) if sig is not None else \
-            Judge(0.0 if threshold is None else float(threshold), True,
-                  "default" if threshold is None else "--threshold")
+        plain = Judge(0.0 if threshold is None else float(threshold), True,
+                      "default" if threshold is None else "--threshold")
+        judge = judge or (resolve_judge(sig, threshold=threshold) if sig is not None else plain)
+        para_judge = para_judge or (
+            resolve_judge(sig, threshold=threshold, kind="nl-nl") if sig is not None else
+            dataclasses.replace(plain, kind="nl-nl"))
     if sig is not None:
         signature = str(scorer.signature(template, threshold=judge.threshold))
-    g = nx.Graph(threshold=judge.threshold, judge=judge.to_dict(), signature=signature,
-                 template=template, candidates=candidates, max_hops=0, invalid=[])
+    g = nx.Graph(threshold=judge.threshold, judge=judge.to_dict(),
+                 para_judge=para_judge.to_dict(), signature=signature,
+                 template=template, candidates=candidates, max_hops=0, invalid=[],
+                 _readings=reader())
     valid = corpus[corpus["valid"]]
     for r in corpus[~corpus["valid"]].itertuples(index=False):
         g.graph["invalid"].append({"row": int(r.row), "id": r.id, "system": r.system,
@@ -139,10 +154,10 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     ordered = sorted(para)
     a = [g.nodes[i]["canonical"] for i, _ in align]
     b = [g.nodes[s]["text"] for _, s in align]
-    # A model that adds no evidence cannot judge paraphrases either: their scores, most of
-    # the work, are not computed (only a reviewed paraphrase then counts).
-    g.graph["pairs"]["para_scored"] = judge.counts
-    for u, v in ordered if judge.counts else ():
+    # A model whose NL↔NL calibration shows it adds no evidence is not asked about
+    # paraphrases: their scores, most of the work, are not computed.
+    g.graph["pairs"]["para_scored"] = para_judge.counts
+    for u, v in ordered if para_judge.counts else ():
         a += [g.nodes[u]["text"], g.nodes[v]["text"]]
         b += [g.nodes[v]["text"], g.nodes[u]["text"]]
     started = time.perf_counter()
@@ -151,14 +166,23 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
         raise UsageError(f"the score function returned {len(values)} scores for {len(a)} pairs")
     g.graph["timings"]["scoring"] = time.perf_counter() - started
     started = time.perf_counter()
-    findings = nile_facts([g.nodes[i]["canonical"] for i, _ in align], b[:len(align)])
+    readings = g.graph["_readings"]
+    for s in sentences:  # each sentence is read once; facts and NL↔NL reuse the reading
+        readings(g.nodes[s]["text"])
+    g.graph["timings"]["reading"] = time.perf_counter() - started
+    started = time.perf_counter()
+    findings = nile_facts([g.nodes[i]["canonical"] for i, _ in align],
+                          [readings(text) for text in b[:len(align)]])
     g.graph["timings"]["facts"] = time.perf_counter() - started
     for (i, s), value, found in zip(align, values, findings):
         g.edges[i, s]["score"] = value
         g.edges[i, s]["facts"] = [f.to_dict() for f in found if f.status != "matched"]
+    started = time.perf_counter()
     rest: list[float | None] = [*values[len(align):]] or [None] * (2 * len(ordered))
     for n, (u, v) in enumerate(ordered):
-        g.add_edge(u, v, kind="para", u=u, score_uv=rest[2 * n], score_vu=rest[2 * n + 1])
+        g.add_edge(u, v, kind="para", u=u, score_uv=rest[2 * n], score_vu=rest[2 * n + 1],
+                   **_para_facts(g, u, v))
+    g.graph["timings"]["paraphrase"] = time.perf_counter() - started
     if not isinstance(decisions, Decisions):
         decisions = Decisions(align=list(decisions or ()))
     for d in decisions.align:
@@ -167,7 +191,8 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
         u, v = sentence_id(d["a"]), sentence_id(d["b"])
         if u in g and v in g:
             if not g.has_edge(u, v):
-                g.add_edge(u, v, kind="para", u=u, score_uv=None, score_vu=None)
+                g.add_edge(u, v, kind="para", u=u, score_uv=None, score_vu=None,
+                           **_para_facts(g, u, v))
             g.edges[u, v]["reviewed"] = bool(d["decision"])
     decide(g)
     return g
@@ -189,34 +214,75 @@ def _apply_decision(g: nx.Graph, record: dict) -> None:
     g.edges[i, s]["reviewed"] = bool(record["decision"])
 
 
-def mutual(g: nx.Graph, u: str, v: str, threshold: float | None = None) -> bool | None:
-    """para(u, v): the reviewed decision, else both directions above the threshold; None
-    when the pair is unscored, or when the judge's model adds no evidence."""
-    t = g.graph["threshold"] if threshold is None else threshold
+def _para_facts(g: nx.Graph, u: str, v: str) -> dict:
+    """The fact comparison of a sentence pair, both ways (u→v, v→u), as stored on its edge:
+    each direction's verdict from facts and the facts it rests on."""
+    from ..nile.paraphrase import compare
+
+    read = g.graph["_readings"]
+    ru, rv = read(g.nodes[u]["text"]), read(g.nodes[v]["text"])
+    return {"facts_uv": _stored(compare(ru, rv)), "facts_vu": _stored(compare(rv, ru))}
+
+
+def _stored(comparison) -> dict:
+    return {"verdict": comparison.verdict, "facts": [f.to_dict() for f in comparison.decisive()]}
+
+
+def _comparison(stored: dict):
+    from ..nile.paraphrase import Comparison, Fact
+
+    return Comparison(stored["verdict"], tuple(Fact(**f) for f in stored["facts"]))
+
+
+def _decide_para(e: dict, judge: Judge) -> None:
+    """(Re)compose a para edge's NL↔NL verdict from its facts and scores."""
+    v = compose_para(_comparison(e["facts_uv"]), _comparison(e["facts_vu"]), e["score_uv"],
+                     e["score_vu"], judge)
+    e["verdict"], e["forward"], e["backward"], e["reasons"] = \
+        v.verdict, v.forward, v.backward, list(v.reasons)
+
+
+def mutual(g: nx.Graph, u: str, v: str) -> bool | None:
+    """para(u, v): the reviewed decision, else the NL↔NL verdict (True for ``paraphrase``,
+    False for ``not_paraphrase``); None when the pair was not compared or the verdict is
+    ``uncertain``."""
     e = g.get_edge_data(u, v)
     if e is None or e.get("kind") != "para":
         return None
     if e.get("reviewed") is not None:
         return e["reviewed"]
-    if not g.graph["judge"]["counts"] or e["score_uv"] is None:
-        return None
-    return e["score_uv"] > t and e["score_vu"] > t
+    return decision(e["verdict"])
+
+
+def shared_facts(g: nx.Graph, u: str, v: str) -> list[str]:
+    """The facts both sentences state (each kept in both directions), in words."""
+    from ..nile.paraphrase import compare
+
+    read = g.graph["_readings"]
+    ru, rv = read(g.nodes[u]["text"]), read(g.nodes[v]["text"])
+    back = {f.fact for f in compare(rv, ru).kept()}
+    return [f"{f.kind} {f.fact}" for f in compare(ru, rv).kept()
+            if f.fact in back and f.kind != "unread"]
 
 
 def decide(g: nx.Graph, threshold: float | None = None) -> None:
     """(Re)make every align decision from its strongest source: reviewed > gold > judged
-    (the composed verdict of facts and score; None when it is ``uncertain``).
+    (the composed verdict of facts and score; None when it is ``uncertain``), and every
+    para edge's NL↔NL verdict.
 
     Inferred alignments are removed (run :func:`propagate` again); ``threshold`` replaces
-    the graph's (and its judge's).
+    the graph's (and its judges').
     """
     if threshold is not None:
         g.graph["threshold"] = float(threshold)
         g.graph["judge"] = {**g.graph["judge"], "threshold": float(threshold)}
+        g.graph["para_judge"] = {**g.graph["para_judge"], "threshold": float(threshold)}
     judge = Judge.from_dict(g.graph["judge"])
+    para_judge = Judge.from_dict(g.graph["para_judge"])
     drop = []
     for u, v, e in g.edges(data=True):
-        if e["kind"] != "align":
+        if e["kind"] == "para":
+            _decide_para(e, para_judge)
             continue
         if e.get("origin") == "inferred":
             drop.append((u, v))
@@ -280,7 +346,9 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
             forward = para["u"] == n1
             step = {"intent": i, "from": n1, "to": n2,
                     "score_from_to": para["score_uv"] if forward else para["score_vu"],
-                    "score_to_from": para["score_vu"] if forward else para["score_uv"]}
+                    "score_to_from": para["score_vu"] if forward else para["score_uv"],
+                    "paraphrase": "reviewed" if para.get("reviewed") else para["verdict"],
+                    "shared": shared_facts(g, n1, n2)}
             chain = g.edges[i, n1].get("evidence") or []
             if g.has_edge(i, n2):  # an uncertain pair, now decided by (6)
                 g.edges[i, n2].update(decision=True, source="inferred",
@@ -303,7 +371,8 @@ def _facts(g: nx.Graph, i: str, s: str) -> list[dict]:
     from ..nile.facts import check_facts, parse_or_none
 
     intent = parse_or_none(g.nodes[i]["canonical"])
-    found = check_facts(intent, g.nodes[s]["text"]) if intent is not None else []
+    found = check_facts(intent, g.graph["_readings"](g.nodes[s]["text"])) \
+        if intent is not None else []
     return [f.to_dict() for f in found if f.status != "matched"]
 
 

@@ -10,6 +10,11 @@ check and the model's score, each counted only as far as it is known to be right
   (``not_aligned``) and disputes matched ones (``uncertain``: facts and model disagree).
 
 ``uncertain`` is doubt for an expert: neither aligned nor rejected in the graph.
+
+NL↔NL pairs get the same treatment (:func:`compose_para`): each direction A→B is
+``paraphrase``, ``not_paraphrase`` or ``uncertain`` from the facts the two sentences state
+(:func:`nile_align.nile.paraphrase.compare`) and the model's PLUIE(A, B) where an NL↔NL
+calibration shows it counts; the pair is a paraphrase when both directions are.
 """
 
 from __future__ import annotations
@@ -18,14 +23,18 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-__all__ = ["VERDICTS", "Judge", "Verdict", "compose", "decision", "verdicts"]
+__all__ = ["PARA_VERDICTS", "VERDICTS", "Judge", "ParaVerdict", "Verdict", "compose",
+           "compose_para", "decision", "para_verdicts", "verdicts"]
 
 VERDICTS = ("aligned", "not_aligned", "uncertain")
+PARA_VERDICTS = ("paraphrase", "not_paraphrase", "uncertain")
 
 
 def decision(verdict: str) -> bool | None:
-    """The alignment a verdict decides: True, False, or None for ``uncertain``."""
-    return {"aligned": True, "not_aligned": False}.get(verdict)
+    """What a verdict decides: True (aligned, paraphrase), False (not_aligned,
+    not_paraphrase), or None for ``uncertain``."""
+    return {"aligned": True, "not_aligned": False, "paraphrase": True,
+            "not_paraphrase": False}.get(verdict)
 
 
 @dataclass(frozen=True)
@@ -44,21 +53,34 @@ class Judge:
 
     @classmethod
     def from_dict(cls, data: dict) -> Judge:
+        data = {k: v for k, v in data.items() if k in _JUDGE_FIELDS}
         ci = data.get("auc_ci")
         return cls(**{**data, "auc_ci": None if ci is None else (float(ci[0]), float(ci[1]))})
+
+    #: What the calibration was made on: ``nl-nile`` (a sentence against its intent) or
+    #: ``nl-nl`` (two sentences, both directions).
+    kind: str = "nl-nile"
 
     @property
     def note(self) -> str:
         """One line for people: what the verdicts rest on."""
+        what = "NL↔NL " if self.kind == "nl-nl" else ""
         if self.auc is None:
-            return (f"the model's score counts at T={self.threshold:g} ({self.source}; no "
-                    f"calibration for this model and template: nile-align calibrate measures one)")
+            return (f"the model's {what}score counts at T={self.threshold:g} ({self.source}; no "
+                    f"{what}calibration for this model and template: nile-align calibrate "
+                    f"measures one)")
         auc = f"AUC {self.auc:.2f} [{self.auc_ci[0]:.2f}, {self.auc_ci[1]:.2f}]" \
             if self.auc_ci else f"AUC {self.auc:.2f}"
         if not self.counts:
+            if self.kind == "nl-nl":
+                return (f"on NL↔NL pairs this model does not discriminate ({auc}); paraphrase "
+                        f"verdicts rest on the facts the sentences state")
             return (f"Net-PLUIE with this model does not discriminate ({auc}); verdicts rest on "
                     f"the fact check — use a stronger --model")
-        return f"the model's score counts at T={self.threshold:g} ({self.source}; {auc})"
+        return f"the model's {what}score counts at T={self.threshold:g} ({self.source}; {auc})"
+
+
+_JUDGE_FIELDS = ("threshold", "counts", "source", "auc", "auc_ci", "kind")
 
 
 @dataclass(frozen=True)
@@ -126,5 +148,100 @@ def verdicts(frame, *, a: str, b: str, judge: Judge, score: str = "score"):
         found = check_facts(intent, str(text)) if intent is not None else [NOT_NILE]
         results.append(compose(found, None if value is None else float(value), judge))
     out["verdict"] = [r.verdict for r in results]
+    out["reasons"] = [list(r.reasons) for r in results]
+    return out
+
+
+@dataclass(frozen=True)
+class ParaVerdict:
+    """An NL↔NL verdict: ``paraphrase``, ``not_paraphrase`` or ``uncertain``, each
+    direction's (``forward`` = A→B), the reasons in words, the facts both sentences state
+    (``shared``) and those on which they differ (``differ``: each with the sentence that
+    states it, ``a`` or ``b``)."""
+
+    verdict: str
+    forward: str
+    backward: str
+    reasons: tuple[str, ...]
+    shared: tuple[str, ...] = ()
+    differ: tuple[dict, ...] = ()
+
+    @property
+    def decision(self) -> bool | None:
+        return decision(self.verdict)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _direction(facts: str, score: float | None, judge: Judge) -> tuple[str, str | None]:
+    """One direction's verdict from its facts' verdict and its score, and what the score
+    said (None when it does not count)."""
+    if facts == "not_paraphrase" or score is None or math.isnan(score) or not judge.counts:
+        return facts, None
+    yes = score > judge.threshold
+    said = f"{score:.3f} {'>' if yes else '≤'} T={judge.threshold:g}"
+    if facts == "paraphrase":
+        return ("paraphrase" if yes else "uncertain"), said
+    return ("paraphrase" if yes else "not_paraphrase"), said
+
+
+def compose_para(forward, backward, score_ab: float | None, score_ba: float | None,
+                 judge: Judge) -> ParaVerdict:
+    """The NL↔NL verdict of a pair from the fact comparison of each direction
+    (:class:`~nile_align.nile.paraphrase.Comparison`: A→B and B→A), PLUIE(A, B), PLUIE(B, A)
+    and the NL↔NL judge. Every rule is here:
+
+    - a fact contradicted or lost in a direction: ``not_paraphrase`` there (the facts veto);
+    - a model that does not count (or no score): the facts decide, and what the reading
+      cannot tell stays ``uncertain``;
+    - a model that counts confirms kept facts above T (``paraphrase``), disputes them below
+      (``uncertain``: facts and model disagree), and decides what the facts leave unclear.
+
+    The pair is a paraphrase when both directions are, not one when either is not."""
+    out, reasons = [], []
+    for name, comparison, score in (("A→B", forward, score_ab), ("B→A", backward, score_ba)):
+        verdict, said = _direction(comparison.verdict, score, judge)
+        out.append(verdict)
+        why = [f.describe() for f in comparison.decisive()]
+        if said is not None:
+            why.append(f"PLUIE {said}")
+        elif score is not None and not math.isnan(score) and comparison.verdict != \
+                "not_paraphrase":
+            why.append(f"PLUIE {score:.3f} not counted")
+        reasons.append(f"{name} {verdict.replace('_', ' ')}" + (f": {'; '.join(why)}"
+                                                                  if why else ""))
+    verdict = "paraphrase" if out == ["paraphrase", "paraphrase"] else \
+        "not_paraphrase" if "not_paraphrase" in out else "uncertain"
+    kept = {f.fact: f.kind for f in forward.kept() if f.kind != "unread"}
+    back = {f.fact for f in backward.kept()}
+    shared = tuple(f"{kind} {fact}" for fact, kind in kept.items() if fact in back)
+    differ = tuple({"in": side, **f.to_dict()} for side, c in (("a", forward), ("b", backward))
+                   for f in c.facts if f.status != "kept")
+    return ParaVerdict(verdict, out[0], out[1], tuple(reasons), shared, differ)
+
+
+def para_verdicts(frame, *, a: str, b: str, judge: Judge | None = None,
+                  score_ab: str = "score_ab", score_ba: str = "score_ba"):
+    """``frame`` (sentence pairs) with the NL↔NL ``verdict``, its ``forward`` (A→B) and
+    ``backward`` directions and ``reasons``; the scores count where ``judge`` says so (no
+    judge, or no score columns: the facts alone). Each distinct sentence is read once."""
+    from ..nile.paraphrase import compare
+    from ..nile.reading import reader
+
+    read = reader()
+    judge = judge or Judge(counts=False, source="no model", kind="nl-nl")
+    out = frame.copy()
+    results = []
+    for k, (x, y) in enumerate(zip(out[a], out[b])):
+        ra, rb = read(str(x)), read(str(y))
+        s1 = out[score_ab].iloc[k] if score_ab in out else None
+        s2 = out[score_ba].iloc[k] if score_ba in out else None
+        results.append(compose_para(compare(ra, rb), compare(rb, ra),
+                                    None if s1 is None else float(s1),
+                                    None if s2 is None else float(s2), judge))
+    out["verdict"] = [r.verdict for r in results]
+    out["forward"] = [r.forward for r in results]
+    out["backward"] = [r.backward for r in results]
     out["reasons"] = [list(r.reasons) for r in results]
     return out

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from .intent import Bandwidth, Function, Intent, Quota, Schedule
@@ -138,8 +138,12 @@ def check_facts(intent: Intent, sentence: str | Reading) -> list[Finding]:
              if isinstance(item, Function)}
     out: list[Finding] = []
     for op in intent.operations:
+        # Every place the sentence names the operation's items (a list may be named twice:
+        # "of email, FTP and SSH, guests may use all but SSH").
         spans = [f.span for item in op.items if (f := items.get(id(item))) and f.span]
-        out.append(_polarity(op.verb, ctx, spans[0] if spans else None))
+        spans += [m.span for item in op.items if isinstance(item, Function)
+                  for m in ctx.mentions if ctx.vocab.names(m, item.value)]
+        out.append(_polarity(op.verb, ctx, spans))
         for item in op.items:
             if isinstance(item, Bandwidth):
                 out += _bandwidth(item, ctx)
@@ -160,7 +164,7 @@ def _verdict(kind: str, fact: str, hit: Hit | None, other: Hit | None, *,
     return Finding(kind, fact, "missing", required=required)
 
 
-def _polarity(verb: str, ctx: _Context, span: tuple[int, int] | None) -> Finding:
+def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding:
     """The polarity of one operation, read in the clause of its items (a sentence may
     allow one thing and block another); block cues before allow cues, remove before add."""
     r = ctx.r
@@ -177,7 +181,9 @@ def _polarity(verb: str, ctx: _Context, span: tuple[int, int] | None) -> Finding
         # A limit stated with no word that lifts it is a limit being set.
         return Finding("polarity", "unset", "contradicted" if limit else "missing", limit,
                        "the sentence sets the limit; nothing lifts it" if limit else "")
-    hit = r.verb("acl" if verb in ("allow", "block") else "chain", span)
+    family = "acl" if verb in ("allow", "block") else "chain"
+    hit = next((h for span in spans if (h := r.verb(family, span, fallback=False))), None) \
+        or r.verb(family)
     said = VERB[hit.name] if hit is not None else None
     return _verdict("polarity", verb, hit if said == verb else None,
                     hit if said not in (None, verb) else None, required=True)
@@ -269,6 +275,11 @@ def _quota(item: Quota, ctx: _Context) -> list[Finding]:
 
 
 def _item(item: Function, ctx: _Context) -> Finding:
+    if _any(item):
+        # All traffic: the sentence may say so or leave it implicit; a narrower item it
+        # names is an item the intent lacks (an extra item).
+        return Finding("item", f"{item.kind} {item.value}", "matched",
+                       detail="any: nothing narrower is named")
     span = ctx.name(item.value)
     return Finding("item", f"{item.kind} {item.value}", "matched" if span else "missing", span,
                    required=True)
@@ -378,8 +389,40 @@ def _path(intent: Intent, ctx: _Context) -> list[Finding]:
                         "the sentence has the direction reversed", True)]
     if right:
         return [Finding("path", fact, "matched", right, required=True)]
+    # Where the English leaves the direction implicit, the order of the ends is read as the
+    # way the traffic goes when the sentence names the source first, as the subject or
+    # after "between" ("Traffic between the internet and the servers", "The campus can
+    # access DNS on the host"); the other order is no evidence either way.
+    if (implied := _implied(ctx, ends["src"], ends["dst"],
+                            ctx.vocab.is_implicit(dst.value))) is not None:
+        return [Finding("path", fact, "matched", implied, required=True,
+                        detail="the direction is implied by the order of the ends")]
     return [Finding("path", fact, "missing", required=True,
                     detail="the sentence does not say which way the traffic goes")]
+
+
+_BETWEEN = re.compile(r"\bbetween\s+(?:the\s+)?$", re.I)
+_ON = re.compile(r"\b(?:on|in|at|inside|within)\s+(?:the\s+|a\s+|an\s+)?$", re.I)
+_SUBJECT = re.compile(r"^\W*(?:\S+\s+){0,2}$")
+
+
+def _implied(ctx: _Context, src: list[tuple[int, int]], dst: list[tuple[int, int]],
+             dst_implicit: bool) -> tuple[int, int] | None:
+    """A path direction that only the order of its ends implies (see :func:`_path`)."""
+    text = ctx.text
+    for a1, b1 in src:
+        for a2, b2 in dst:
+            if a2 <= b1:
+                continue
+            if _BETWEEN.search(text, 0, a1) and re.fullmatch(
+                    r"\s+and\s+(?:the\s+)?", text[b1:a2], re.I):
+                return (a1, b2)
+            # "X can access ... on the network": X is the subject, a verb stands between,
+            # and the other end is where the service runs (an implicit target).
+            if _SUBJECT.match(text, 0, a1) and _ON.search(text, b1, a2) and dst_implicit \
+                    and len(text[b1:a2].split()) >= 3:
+                return (a1, b2)
+    return None
 
 
 def _end_spans(ctx: _Context, f: Function) -> list[tuple[int, int]]:
@@ -507,9 +550,9 @@ def veto(score: float, findings: list[Finding], penalty: float = VETO_PENALTY) -
     return score - penalty if contradictions(findings) else score
 
 
-def nile_facts(refs: list[str], sentences: list[str]) -> list[list[Finding]]:
-    """The findings of each (Nile, sentence) pair; a reference that is not valid Nile gets
-    no findings (so it is never vetoed)."""
+def nile_facts(refs: list[str], sentences: Sequence[str | Reading]) -> list[list[Finding]]:
+    """The findings of each (Nile, sentence or its reading) pair; a reference that is not
+    valid Nile gets no findings (so it is never vetoed)."""
     return [check_facts(intent, sentence) if (intent := parse_or_none(ref)) is not None else []
             for ref, sentence in zip(refs, sentences)]
 

@@ -105,7 +105,9 @@ def _amounts(text: str) -> list[Amount]:
 # --- cue words ------------------------------------------------------------------------------
 # Each is looked for anywhere in the sentence, case-insensitively; a Reading keeps every hit.
 
-_NEG_SUBJECT = (r"(?:no|none of|nobody|no one|not one|neither)\b(?:\s+[\w'-]+){0,4}?\s+"
+_NEG_SUBJECT = (r"(?:no(?! (?:longer|more|less|fewer|later|earlier|faster|slower|higher|"
+                r"lower|greater)\b)|none of|nobody|no one|not one|neither|nothing)\b"
+                r"(?:\s+[\w'-]+){0,6}?\s+"
                 r"(?:may|can|could|shall|should|will|is|are|gets?|has|have|must)\b")
 CUES: dict[str, str] = {
     # Permissions that contain a blocking word: they come before the blocking cues.
@@ -118,8 +120,10 @@ CUES: dict[str, str] = {
     "block": r"\b(?:block\w*|blacklist\w*|prohibit\w*|forbid\w*|den(?:y|ies|ied|ying)|"
              r"disallow\w*|ban(?:s|ned|ning)?|prevent\w*|reject\w*|restrict(?:s|ed|ing)?|"
              r"(?:not|never|no longer) (?:be )?(?:allowed|permitted|able|authori[sz]ed|"
-             r"available)|unable to|(?:do|does|did|will|shall|should|must|can|may) not|"
-             r"cannot|can't|won't|don't|doesn't|mustn't|not have access|no access|"
+             r"available)|unable to|(?:(?:do|does|did|will|shall|should|must|can|may) not|cannot|"
+             r"can't|won't|don't|doesn't|mustn't)(?! (?:exceed|surpass|go (?:above|over|beyond)|"
+             r"be (?:more|higher|greater|faster)|rise above|use more))|not have access|no access|"
+             r"(?:is|are|be|gets?|get) dropped|"
              r"off[- ]limits|(?:can|may|could|will) no longer|no longer (?:use|access|reach|"
              r"run|get|have access)|shut\w* (?:off|out|down)|cut\w* off|kept off|keep\w* "
              r"(?:\w+ ){0,3}?off|bar(?:s|red|ring)? (?:from|\w+ from)|barred|lock\w* out|"
@@ -129,24 +133,33 @@ CUES: dict[str, str] = {
     "allow": r"\b(?:allow\w*|permit\w*|whitelist\w*|enabl\w*|authori[sz]\w*|grant\w*|lets?|"
              r"(?:can|may|could|able to|gets? to|free to) (?:\w+ ){0,2}?(?:use|access|send|"
              r"connect|make|play|stream|receive|download|upload|communicat\w*|reach|run|"
-             r"transfer|share|get|watch|view|visit|browse|call|talk|open|reach)|open to|"
+             r"transfer|share|get|watch|view|visit|browse|call|talk|open|reach)\w*|open to|"
              r"(?:is|are) open|ha(?:ve|s) (?:full )?access|are free to|unrestricted|accept\w*|"
-             r"(?:is|are) available|available to|opened up|open\w* up)\b",
-    "weak_block": r"\bno\b",
+             r"(?:is|are) available|available to|opened up|open\w* up|(?:stays?|remains?|"
+             r"kept|keeps?|left) (?:\w+ )?(?:open|available|allowed|permitted|accessible|enabled|"
+             r"on|reachable|unblocked)|keep\w* (?:their |its )?access|(?:is|are) fine|"
+             r"accessible|reachable|(?:can|may|could) join)\b",
+    "weak_block": r"\bno\b(?! (?:longer|more|less|fewer|later|earlier)\b)",
     "remove": r"\b(?:remov\w*|no longer|stop\w*|without|bypass\w*|disabl\w*|turn\w* off|"
               r"tak\w* (?:\w+ ){0,3}?(?:off|out)|there (?:is|are|will be) no|exempt\w*|lift\w*|"
               r"strip\w* (?:\w+ ){0,3}?out|pull\w* (?:\w+ ){0,3}?out|decommission\w*|"
-              r"uninstall\w*|skip\w*|rout\w* around|dispens\w* with|drop\w* (?:\w+ ){0,3}?"
+              r"uninstall\w*|skip\w*|rout\w* around|dispens\w* with|drop\w* (?:\w+ ){0,4}?"
               r"(?:from|out)|(?:will|do|does) not (?:be )?(?:go|pass|monitor\w*|inspect\w*|"
               r"filter\w*|rout\w*))\b",
     "add": r"\b(?:add\w*|insert\w*|deploy\w*|install\w*|enabl\w*|through|via|pass(?:es|ing)?|"
            r"inspect\w*|monitor\w*|filter\w*|scan\w*|protect\w*|subject to|using|behind|"
            r"enforc\w*|rout\w* (?:\w+ ){0,4}?through|(?:blocked|checked|guarded) by|"
-           r"in front of|plac\w*|put|puts|travers\w*|screen\w*|watch\w*|chain\w*)\b",
+           r"in front of|plac\w*|put|puts|travers\w*|screen\w*|watch\w*|chain\w*|"
+           r"run(?:s|ning)? (?:an?|the)|sits? behind|goes through)\b",
     "lift": r"\b(?:no longer|(?:does|do|did|will|shall) not (?:have|get|be subject)|"
             r"doesn't have|don't have|not have|remov\w*|lift\w*|eliminat\w*|"
-            r"drop(?:s|ped|ping)?|unset|unlimited|uncapped|unthrottled|unmetered|scrap\w*|"
-            r"abolish\w*|do\w* away with|no (?:\w+ ){0,2}(?:limit|quota|cap)s?|without "
+            r"drop\w* (?:the |a |an |its |their |any )?(?:\w+ ){0,3}?(?:limit|quota|cap|"
+            r"restriction|throttl\w*)s?|unset|unlimited|uncapped|unthrottled|unmetered|scrap\w*|"
+            r"abolish\w*|do\w* away with|any ?more|(?:limit|quota|cap|floor|ceiling|"
+            r"restriction|minimum|maximum|guarantee)s? (?:\w+ ){0,6}?(?:is|are|has been|"
+            r"have been|was|were|will be|gets?) (?:dropped|removed|lifted|scrapped|abolished|"
+            r"cancell?ed|revoked|eliminated|withdrawn|discontinued)|"
+            r"no (?:\w+ ){0,2}(?:limit|quota|cap)s?|without "
             r"(?:a |any )?(?:\w+ ){0,2}(?:limit|quota|cap)s?|not (?:be )?(?:limited|capped|"
             r"restricted|throttled))\b",
     "limit_word": r"\b(?:limit\w*|quota\w*|cap\w*|bandwidth|rate|speed)\b",
@@ -167,8 +180,9 @@ CUES: dict[str, str] = {
            r"\b(?:per|each|every|a) 24[- ]?hours?(?: period)?\b|\bdays?\b",
     "week": r"\b(?:per|a|each|every) week\b|\bweekly\b|/w(?:ee)?k\b|\bweeks?\b",
     "month": r"\b(?:per|a|each|every) month\b|\bmonthly\b|/m(?:on)?th\b|\bmonths?\b",
-    "both_ways": r"\b(?:(?:incoming|inbound|download\w*) and (?:outgoing|outbound|upload\w*)|"
-                 r"(?:outgoing|outbound|upload\w*) and (?:incoming|inbound|download\w*)|"
+    "both_ways": r"\b(?:(?:incoming|inbound|download\w*) (?:and|or|\+) (?:outgoing|outbound|"
+                 r"upload\w*)|(?:outgoing|outbound|upload\w*) (?:and|or|\+) (?:incoming|inbound|"
+                 r"download\w*)|send(?:s|ing)? (?:and|or) receiv\w*|receiv\w* (?:and|or) send\w*|"
                  r"combined|total|all (?:\w+ )?traffic|both (?:directions|ways))\b",
     #: How a sentence applies a policy to every endpoint or group.
     "everyone": r"\b(?:all|any|every|each) (?:endpoint|user|host|group|device|client)s?\b|"
@@ -190,6 +204,9 @@ CUES: dict[str, str] = {
 _COMPILED = {name: re.compile(p, re.I) for name, p in CUES.items()}
 #: The cue families of verbs: the order in which their cues are looked for.
 FAMILIES = {"acl": ("unblock", "block", "allow"), "chain": ("remove", "add")}
+#: The cue that says the opposite of a verb, per family.
+_OPPOSITE = {"acl": {"block": "unblock", "allow": "block"},
+             "chain": {"add": "remove", "remove": "add"}}
 #: The verb each cue stands for.
 VERB = {"unblock": "allow", "block": "block", "allow": "allow", "weak_block": "block",
         "remove": "remove", "add": "add", "lift": "unset", "set": "set"}
@@ -203,8 +220,11 @@ _AMOUNT_BREAK = re.compile(r",|;|\band\b|\bwith\b|\bwhile\b|\bbut\b", re.I)
 _CLAUSE = re.compile(r"[,;:]|\.\s|\b(?:and|but|while|whereas|however|although|though|yet|"
                      r"except|other than|apart from|instead|whilst)\b", re.I)
 #: Clause openings that negate the clause before: "Staff may use SSH but not telnet".
-_CONTRAST = re.compile(r"^\W*(?:but\s+)?(?:not|except(?:\s+for)?|other than|apart from|"
+_CONTRAST = re.compile(r"\W*(?:but\s+)?(?:not|except(?:\s+for)?|other than|apart from|"
                        r"never)\b", re.I)
+#: Clause openings that oppose the clause before or after ("SSH stays open, but telnet is
+#: denied"): a clause with no cue of its own takes the opposite of its opposed neighbour's.
+_OPPOSED = re.compile(r"\W*(?:but|whereas|while|whilst|however|yet|although|though)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -225,14 +245,19 @@ class Hit:
 
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?", re.I)
 _HALF = r"\s*(am|pm|a\.m\.|p\.m\.)?"
+#: "10 in the morning", "8 at night", "5 o'clock in the afternoon".
+_SPOKEN = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(?:o'clock\s*)?(?:in the (morning|afternoon|"
+                     r"evening)|at (night))\b", re.I)
 #: The two hours of a range, either of them bare ("from 9 to 5", "between 18 and 22",
 #: "(9-5)", "6 to 10 pm"), and the word after it (a unit makes it no time).
 _RANGE = re.compile(r"(?:\b(?:from|between)\s+|\()(\d{1,2})(?::(\d{2}))?" + _HALF
                     + r"\s*(?:to|and|until|till|-|–)\s*(\d{1,2})(?::(\d{2}))?" + _HALF
                     + r"(?P<after>\s*[^\s\d)]+)?", re.I)
 _NOT_HOURS = re.compile(r"\s*(?:[%/]|[a-z]*bps\b|[kmgt]?b\b|[kmgt]?bytes?\b|gigs?\b|megs?\b|"
-                        r"(?:kilo|mega|giga|tera)\w*|days?\b|weeks?\b|months?\b|"
-                        r"minutes?\b|users?\b|percent\b|times\b|hosts?\b|devices?\b)", re.I)
+                        r"(?:kilo|mega|giga|tera)\w*|days?\b|weeks?\b|months?\b|minutes?\b|"
+                        r"users?\b|percent\b|times\b|hosts?\b|devices?\b|in the\b|"
+                        r"at night\b|o'clock\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
+                        r"dec)\w*)", re.I)
 
 
 def _clock(hour: int, minute: int, half: str) -> str | None:
@@ -283,6 +308,13 @@ def _times(text: str) -> list[tuple[str, Span]]:
             continue  # a bare number is not a time
         if (clock := _clock(hour, minute, half)) is not None:
             found[m.span()] = clock
+    for m in _SPOKEN.finditer(text):
+        half = "am" if m.group(3) and m.group(3).lower() == "morning" else "pm"
+        hour = int(m.group(1))
+        if half == "pm" and m.group(4) and hour < 6:
+            half = "am"  # "2 at night"
+        if (clock := _clock(hour, int(m.group(2) or 0), half)) is not None:
+            found[m.span()] = clock
     for m in _RANGE.finditer(text):
         if m.group("after") and _NOT_HOURS.match(m.group("after")):
             continue
@@ -319,18 +351,29 @@ _DAY_RANGE = re.compile(r"\b" + _MONTH + r"\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*
                         re.I)
 
 
+#: Numeric dates, day/month/year or month/day/year: "01/06/2024", "6/15/2024".
+_SLASH_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b")
+#: Two days, one month: "10-20 May 2024", "between 10 and 20 May".
+_DAY_RANGE_AFTER = re.compile(r"\b(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to|through|until|till|"
+                              r"and)\s*(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH
+                              + r"\b" + _YEAR, re.I)
+
+
 def _dates(text: str) -> list[tuple[Date, Span]]:
     """Calendar dates as (year or None, month, day) with their spans; a date written
     without its year takes the year of the next date that has one ("May 10th to May 20th
     2024")."""
     found: dict[Span, Date] = {}
-    for m in _DAY_RANGE.finditer(text):
-        month, year = _MONTHS[m.group("month").casefold()], m.group("year")
-        y = int(year) if year else None
-        for d in ("d1", "d2"):
-            if 1 <= int(m.group(d)) <= 31:
-                found[(m.start() if d == "d1" else m.start(d), m.end(d) if d == "d1" else
-                       m.end())] = (y, month, int(m.group(d)))
+    for pattern in (_DAY_RANGE, _DAY_RANGE_AFTER):
+        for m in pattern.finditer(text):
+            month, year = _MONTHS[m.group("month").casefold()], m.group("year")
+            y = int(year) if year else None
+            first, second = (m.start(), m.end("d1")), (m.start("d2"), m.end())
+            if pattern is _DAY_RANGE_AFTER:
+                first, second = (m.start("d1"), m.end("d1")), (m.start("d2"), m.end())
+            for span, d in ((first, "d1"), (second, "d2")):
+                if 1 <= int(m.group(d)) <= 31:
+                    found[span] = (y, month, int(m.group(d)))
     for pattern in _DATE_PATTERNS:
         for m in pattern.finditer(text):
             if any(a < m.end() and m.start() < b for a, b in found):
@@ -340,6 +383,16 @@ def _dates(text: str) -> list[tuple[Date, Span]]:
             day, year = int(groups["day"]), groups.get("year")
             if 1 <= month <= 12 and 1 <= day <= 31:
                 found[m.span()] = (int(year) if year else None, month, day)
+    slashed = [(m, int(m.group(1)), int(m.group(2))) for m in _SLASH_DATE.finditer(text)]
+    # Day/month or month/day: a number above 12 decides, for every date of the sentence.
+    day_first = True if any(a > 12 for _, a, _ in slashed) else \
+        False if any(b > 12 for _, _, b in slashed) else None
+    if day_first is not None:  # else the sentence does not say which (left unread)
+        for m, a, b in slashed:
+            day, month = (a, b) if day_first else (b, a)
+            if 1 <= month <= 12 and 1 <= day <= 31 and not any(
+                    x < m.end() and m.start() < y for x, y in found):
+                found[m.span()] = (int(m.group(3)), month, day)
     dated = sorted(found.items())
     out = []
     for k, (span, (year, month, day)) in enumerate(dated):
@@ -504,11 +557,13 @@ class Reading:
         return next((k for k, (a, b) in enumerate(self.clauses) if a <= span[0] < b),
                     len(self.clauses) - 1)
 
-    def verb(self, family: str, span: Span | None = None) -> Hit | None:
+    def verb(self, family: str, span: Span | None = None, *,
+             fallback: bool = True) -> Hit | None:
         """The cue of a verb family (``acl``: allow/block, ``chain``: add/remove) that
         decides the polarity of what stands at ``span``: its own clause's cue when that
-        clause has one (a sentence may allow one thing and block another), a negated
-        clause's opposite ("... but not telnet"), else the sentence's cue. For ``acl``,
+        clause has one (a sentence may allow one thing and block another), the opposite of
+        an opposed clause's ("... but not telnet", "SSH stays open, but telnet is denied",
+        "all but Facebook"), else (with ``fallback``) the sentence's cue. For ``acl``,
         block cues come before allow cues, and a lone "no" blocks where nothing else is
         said."""
         if span is not None and len(self.clauses) > 1:
@@ -517,14 +572,20 @@ class Reading:
             if own is not None:
                 return own
             a, b = self.clauses[k]
-            if _CONTRAST.match(self.text, a, b):
-                before = next((h for j in range(k - 1, -1, -1)
-                               if (h := self._clause_verb(family, j)) is not None), None)
-                if before is not None:
-                    return Hit("unblock" if VERB[before.name] == "block" else
-                               "block" if family == "acl" else
-                               "add" if VERB[before.name] == "remove" else "remove",
-                               a, b, self.text[a:b].strip())
+            before = next((h for j in range(k - 1, -1, -1)
+                           if (h := self._clause_verb(family, j)) is not None), None)
+            after = self._clause_verb(family, k + 1) if k + 1 < len(self.clauses) else None
+            opposed = None
+            if before is not None and (_CONTRAST.match(self.text, a, b)
+                                       or _OPPOSED.match(self.text, a, b)):
+                opposed = before
+            elif after is not None and _OPPOSED.match(self.text, *self.clauses[k + 1]):
+                opposed = after
+            if opposed is not None:
+                return Hit(_OPPOSITE[family][VERB[opposed.name]], a, b,
+                           self.text[a:b].strip())
+        if not fallback:
+            return None
         for name in FAMILIES[family]:
             if (hit := self.first(name)) is not None:
                 return hit
@@ -589,7 +650,15 @@ class Reading:
         """The words just before ``span`` that make it a path's source (``from``) or
         destination (``to``)."""
         m = (_FROM if marker == "from" else _TO).search(self.text, 0, span[0])
-        return None if m is None else Hit(marker, m.start(), span[1], self.text[m.start():span[1]])
+        if m is None:
+            return None
+        if marker == "from" and (_NOT_FROM.search(self.text, 0, m.start()) or self.first(
+                "remove", self.clauses[self.clause(span)][0], m.start())):
+            return None  # "remove the proxy from the labs": what it is removed from
+        if marker == "to" and m.group(0)[:3].casefold() == "to " and _NOT_TO.search(
+                self.text, 0, m.start()):
+            return None
+        return Hit(marker, m.start(), span[1], self.text[m.start():span[1]])
 
     def linked(self, first: Span, second: Span) -> bool:
         """Whether two names stand as "X to Y" (``first`` then ``second``)."""
@@ -605,13 +674,24 @@ class Reading:
 
 _ARTICLE = r"(?:the\s+|a\s+|an\s+|each\s+|every\s+|their\s+|its\s+|our\s+)?"
 #: Words before a path end that make it the destination, or the source.
-_TO = re.compile(r"\b(?:to|into|towards?|reach(?:ing)?|reached|access(?:ing)?|enter(?:ing)?)\s+"
+_TO = re.compile(r"\b(?:to|into|towards?|reach(?:ing)?|reached|access(?:ing)?|enter(?:ing)?|"
+                 r"bound for|head(?:ed|ing|s)? (?:for|to|into|out to)|destined (?:for|to))\s+"
                  + _ARTICLE + "$", re.I)
 _FROM = re.compile(r"\b(?:from|leaving|out of)\s+" + _ARTICLE + "$", re.I)
-#: "X to Y": the words allowed between the two ends.
-_LINK = re.compile(r"(?:\s+(?:traffic|network|users?|hosts?|link|connection))?\s*(?:to|-|→|->)"
-                   r"\s*" + _ARTICLE, re.I)
+#: Words before "to" that make what follows a beneficiary, not a destination ("off-limits
+#: to guests", "open to staff", "added to the labs"), and before "out of" a removal ("taken
+#: out of the path").
+_NOT_TO = re.compile(r"\b(?:off[- ]limits|open|opened|available|allowed|granted|given|applied|"
+                     r"added|permitted|restricted|limited|capped|closed|denied|forbidden|"
+                     r"banned|unavailable|applies|apply|reserved|guaranteed|throttled)\s+$", re.I)
+_NOT_FROM = re.compile(r"\b(?:tak\w*|pull\w*|strip\w*|remov\w*|kept|keep\w*|lock\w*|shut\w*|"
+                       r"cut|cuts|cutting)\s+$", re.I)
+#: "X to Y", "X-to-Y": the words allowed between the two ends.
+_LINK = re.compile(r"(?:\s+(?:traffic|network|users?|hosts?|link|connection))?\s*(?:-?\s*to\s*-?|"
+                   r"-|→|->)\s*" + _ARTICLE, re.I)
 _DIGITS = re.compile(r"\d")
+_WORD = re.compile(r"\w")
+_ACL = frozenset({"unblock", "block", "allow", "weak_block"})
 _TIME_WORDS = re.compile(r"noon|midday|midnight", re.I)
 
 
@@ -621,16 +701,19 @@ def read(text: str, vocab: Vocabulary | None = None) -> Reading:
     vocab = vocab or vocabulary()
     words = vocab.analyse(text)
     mentions = tuple(vocab.mentions(words))
+    names = [m.span for m in mentions]
     digits = _DIGITS.search(text) is not None
     amounts = tuple(_amounts(text)) if digits else ()
     times = tuple(_times(text)) if digits or _TIME_WORDS.search(text) else ()
     dates = tuple(_dates(text)) if digits else ()
     hits = {name: tuple(Hit(name, m.start(), m.end(), m.group(0))
-                        for m in pattern.finditer(text))
+                        for m in pattern.finditer(text)
+                        # a permission word inside a name is the name ("intrusion prevention")
+                        if name not in _ACL or not any(a <= m.start() < b for a, b in names))
             for name, pattern in _COMPILED.items()}
     clauses, start = [], 0
     for m in _CLAUSE.finditer(text):
-        if m.start() > start:
+        if _WORD.search(text, start, m.start()):  # a clause has words ("A, but B": 2)
             clauses.append((start, m.start()))
             start = m.start()
     clauses.append((start, len(text) + 1))
@@ -647,54 +730,34 @@ def _state(r: Reading) -> Statement:
     """The intent-free facts of a reading."""
     text = r.text
     lift = r.first("lift")
-    amounts = []
-    for a in r.amounts:
-        bound = r.bound(a)
-        way = r.way(a)
-        if way is None and r.first("both_ways", *r.amount_clause(a)):
-            way = ("any", None)
-        period = r.period(a) if a.kind == "size" else None
-        clause = r.clauses[r.clause(a.span)]
-        lifted = lift is not None and (r.first("lift", *clause) is not None
-                                       or len(r.clauses) == 1)
-        amounts.append(StatedAmount(a.kind, a.value, bound[0] if bound else None,
-                                    way[0] if way else None, period[0] if period else None,
-                                    lifted, a.span, a.text))
+    amounts = tuple(_stated_amount(r, a, lift is not None) for a in r.amounts)
+    mentions = _merged(r)
     items, targets = [], []
-    for m in r.mentions:
+    for m in mentions:
         if m.categories & (ITEMS | {"middleboxes"}):
-            acl = r.verb("acl", m.span) if m.categories & ITEMS else None
-            chain = r.verb("chain", m.span) if "middleboxes" in m.categories else None
-            # NAT is a protocol and a middlebox: the verbs said decide which it is here.
-            if acl is not None and (chain is None or acl.name != "weak_block"):
-                polarity, category = VERB[acl.name], min(m.categories & ITEMS)
-            elif chain is not None:
-                polarity, category = VERB[chain.name], "middleboxes"
-            else:
-                polarity, category = None, min(m.categories - {"targets"})
-            items.append(StatedName(m.key, m.keys, category, m.span, m.text, polarity))
+            items.append(_stated_item(r, m))
         elif "targets" in m.categories:
-            role = None
-            if r.marked(m.span, "from"):
-                role = "from"
-            elif r.marked(m.span, "to"):
-                role = "to"
+            role = "from" if r.marked(m.span, "from") else "to" if r.marked(m.span, "to") \
+                else None
             targets.append(StatedName(m.key, m.keys, "targets", m.span, m.text, None, role))
     for h in r.hits.get("any_end", ()):
-        span = h.span
-        role = "from" if r.marked(span, "from") else "to" if r.marked(span, "to") else None
+        role = "from" if r.marked(h.span, "from") else "to" if r.marked(h.span, "to") else None
         if role is not None:
-            targets.append(StatedName("any", ("any",), "targets", span, h.text, None, role))
-    # "X to Y": the first end is the source.
-    for x, t in enumerate(targets):
-        for u in targets[x + 1:]:
-            if t.role is None and u.role is None and r.linked(t.span, u.span):
-                targets[targets.index(t)] = _role(t, "from")
-                targets[targets.index(u)] = _role(u, "to")
+            targets.append(StatedName("any", ("any",), "targets", h.span, h.text, None, role))
+    targets = _roles(r, targets)
+    acl_hit, chain_hit = r.verb("acl"), r.verb("chain")
+    if acl_hit is not None and not r.amounts and not any(i.category in ITEMS for i in items):
+        # "cannot send any traffic", "everything is blocked", a path blocked with no item
+        # named ("The labs cannot be reached from the dorms"): the item is all traffic.
+        every = _ANY_TRAFFIC.search(text)
+        if every is not None or any(t.role for t in targets):
+            span = every.span() if every else acl_hit.span
+            items.append(StatedName("any", ("any",), "traffic", span,
+                                    every.group(0) if every else acl_hit.text,
+                                    VERB[(r.verb("acl", span) or acl_hit).name]))
     # A verb family counts where it has something to act on: allow/block on items (or on
     # everything, when no item and no limit is named), add/remove on middleboxes.
     polarity: dict[str, Hit] = {}
-    acl_hit, chain_hit = r.verb("acl"), r.verb("chain")
     if acl_hit is not None and (any(i.category in ITEMS for i in items)
                                 or (not items and not r.amounts)):
         polarity["acl"] = acl_hit
@@ -705,32 +768,150 @@ def _state(r: Reading) -> Statement:
         # A limit stated with no word that lifts it is a limit being set.
         polarity["limit"] = lift or Hit("set", said.span[0], said.span[1], said.text)
     window = _window(r)
-    unread = []
+    everyone = r.first("everyone")
+    if everyone is not None and any(
+            t.span[0] < everyone.end and everyone.start < t.span[1]
+            and not any(r.vocab.is_implicit(k) for k in t.keys) for t in targets):
+        everyone = None  # "each host" names the host
+    return Statement(text, amounts, tuple(items), tuple(targets), polarity, window,
+                     r.first("whole_day"), everyone, tuple(_unread(r, items, polarity, window)))
+
+
+#: All traffic as the object of a permission or a block.
+_ANY_TRAFFIC = re.compile(r"\b(?:any|all) (?:\w+ )?(?:traffic|connections?|communications?|"
+                          r"access|packets)\b|\beverything\b|\bnothing\b", re.I)
+
+
+def _stated_amount(r: Reading, a: Amount, lifted: bool) -> StatedAmount:
+    """An amount with the cues of its clause, else the one cue of its kind that the
+    sentence says (a sentence-wide "each hour" or "uploads and downloads combined")."""
+    clause = r.amount_clause(a)
+    bound = _meaning(r.bound(a)) or _only_one(r, {"max": "max", "min": "min"})
+    way = _meaning(r.nearest(WAYS[0], a))
+    if way is None and any(clause[0] <= h.start < clause[1] for h in r.hits["both_ways"]):
+        way = "any"
+    if way is None:
+        near = {m for m, _ in filter(None, (r.nearest({k: v}, a, NEAR)
+                                            for k, v in WAYS[1].items()))}
+        way = "any" if len(near) == 2 else near.pop() if near else None
+    if way is None and a.kind == "size":
+        way = "any" if r.first("both_ways") else _only_one(r, WAYS[0])
+    period = None
+    if a.kind == "size":
+        period = _meaning(r.period(a)) or _only_one(r, {p: p for p in PERIODS})
+    return StatedAmount(a.kind, a.value, bound, way, period, lifted, a.span, a.text)
+
+
+def _meaning(found: tuple[str, Hit | None] | None) -> str | None:
+    return None if found is None else found[0]
+
+
+def _only_one(r: Reading, names: dict[str, str]) -> str | None:
+    """The one meaning of ``names`` that the sentence says anywhere (None for none or two)."""
+    said = [meaning for meaning, name in names.items() if r.first(name)]
+    return said[0] if len(said) == 1 else None
+
+
+def _merged(r: Reading) -> list[Mention]:
+    """The sentence's mentions, each name that only describes the one before it folded
+    into it: "ResNet hosts", "campus hosts", "PS2 gaming", "H.323 video calls"."""
+    out: list[Mention] = []
+    for m in r.mentions:
+        if out and re.fullmatch(r"[\s/-]*(?:'s?\s*)?", r.text[out[-1].span[1]:m.span[0]]) \
+                and _family(out[-1]) == _family(m):
+            last = out[-1]
+            out[-1] = Mention(_head(r.vocab, last.keys + m.keys), last.categories,
+                              (last.span[0], m.span[1]), r.text[last.span[0]:m.span[1]])
+            continue
+        out.append(m)
+    return out
+
+
+def _head(vocab: Vocabulary, keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The keys a compound name stands for: its specific parts ("university housing" is
+    housing, "ResNet hosts" the dorms, "wireless users" the wireless network)."""
+    keys = tuple(dict.fromkeys(keys))
+    specific = tuple(k for k in keys if not vocab.is_implicit(k))
+    if len(specific) > 1:
+        specific = tuple(k for k in specific if k not in _GENERIC) or specific
+    return specific or keys
+
+
+#: Target words that only describe the name before them ("dorm hosts").
+_GENERIC = frozenset({"host", "servers"})
+
+
+def _family(m: Mention) -> str:
+    return "targets" if m.categories == {"targets"} else "items"
+
+
+def _stated_item(r: Reading, m: Mention) -> StatedName:
+    """An item with the polarity its clause gives it. In a sentence that states a limit, a
+    permission word belongs to the limit ("Torrent may upload up to 5 GB"): the item is
+    what is limited. A middlebox that blocks or allows something is in place ("blocked by
+    the firewall"). NAT is a protocol and a middlebox: the verbs said decide which."""
+    acl = r.verb("acl", m.span) if m.categories & ITEMS else None
+    chain = r.verb("chain", m.span) if "middleboxes" in m.categories else None
+    if acl is not None and r.amounts and VERB[acl.name] == "allow":
+        acl = None
+    if acl is not None and (chain is None or acl.name != "weak_block"):
+        return StatedName(m.key, m.keys, min(m.categories & ITEMS), m.span, m.text,
+                          VERB[acl.name])
+    if "middleboxes" in m.categories:
+        if chain is None and r.verb("acl") is not None:
+            chain = Hit("add", m.span[0], m.span[1], m.text)
+        return StatedName(m.key, m.keys, "middleboxes", m.span, m.text,
+                          VERB[chain.name] if chain else None)
+    return StatedName(m.key, m.keys, min(m.categories - {"targets"}), m.span, m.text, None)
+
+
+def _roles(r: Reading, targets: list[StatedName]) -> list[StatedName]:
+    """Roles on a path: "X to Y" makes X the source; one end marked and one other target
+    named makes that target the other end ("Guests cannot send traffic to the servers")."""
+    for x, t in enumerate(targets):
+        for y in range(x + 1, len(targets)):
+            u = targets[y]
+            if t.role is None and u.role is None and r.linked(t.span, u.span):
+                targets[x], targets[y] = _role(t, "from"), _role(u, "to")
+    marked = [t for t in targets if t.role is not None]
+    bare = [t for t in targets if t.role is None]
+    named = [t for t in bare if not any(r.vocab.is_implicit(k) for k in t.keys)]
+    bare = named or bare  # an implicit end ("the campus") counts when it is the only one
+    if len(marked) == 1 and len(bare) == 1:
+        other = "to" if marked[0].role == "from" else "from"
+        targets[targets.index(bare[0])] = _role(bare[0], other)
+    return targets
+
+
+def _unread(r: Reading, items: list[StatedName], polarity: dict[str, Hit],
+            window: Window | None) -> Iterator[Unread]:
+    """What the rules saw but could not read as a fact."""
+    text = r.text
     taken = [a.span for a in r.amounts] + [s for _, s in r.times] + [s for _, s in r.dates] \
-        + [m.span for m in r.mentions]
+        + [m.span for m in r.mentions] + [h.span for hs in r.hits.values() for h in hs]
     for m in re.finditer(r"(?<![\w/.:])\d+(?:[.,]\d+)?(?![\w/:]|\.\d)", text):
         if not any(a <= m.start() < b for a, b in taken) and not _in_word_of_letters(text, m):
-            unread.append(Unread("a number the rules cannot place", m.span(), m.group(0)))
+            yield Unread("a number the rules cannot place", m.span(), m.group(0))
     vague = r.first("vague_time")
     if vague is not None and window is None:
-        unread.append(Unread("a time the rules cannot read as hours or dates", vague.span,
-                             vague.text))
+        yield Unread("a time the rules cannot read as hours or dates", vague.span, vague.text)
     if len(r.times) == 1 and not r.dates and window is None:
-        (clock, span), = r.times
-        unread.append(Unread("one end of a time window", span, text[span[0]:span[1]]))
-    acl_items = [i for i in items if i.category in ITEMS]
-    if (polarity.get("acl") is not None and polarity["acl"].name != "weak_block"
-            and not acl_items and not r.amounts):
+        (_, span), = r.times
+        yield Unread("one end of a time window", span, text[span[0]:span[1]])
+    acl = polarity.get("acl")
+    if acl is not None and acl.name != "weak_block" and not items and not r.amounts:
         names = _unknown_names(r)
-        unread += [Unread("a name the vocabulary does not know", span, word)
-                   for word, span in names] or [Unread(
-                       "a permission or block with no item the vocabulary knows",
-                       polarity["acl"].span, polarity["acl"].text)]
+        for word, span in names:
+            yield Unread("a name the vocabulary does not know", span, word)
+        if not names:
+            yield Unread("a permission or block with no item the vocabulary knows", acl.span,
+                         acl.text)
+    # An item with no polarity of its own is what a limit or a middlebox applies to
+    # ("P2P traffic goes through copyright monitoring"), unless nothing else is said.
+    applied = r.amounts or any(i.category == "middleboxes" and i.polarity for i in items)
     for i in items:
-        if i.polarity is None:
-            unread.append(Unread(f"no polarity word for {i.text!r}", i.span, i.text))
-    return Statement(text, tuple(amounts), tuple(items), tuple(targets), polarity, window,
-                     r.first("whole_day"), r.first("everyone"), tuple(unread))
+        if i.polarity is None and not applied:
+            yield Unread(f"no polarity word for {i.text!r}", i.span, i.text)
 
 
 def _role(name: StatedName, role: str) -> StatedName:
@@ -775,6 +956,8 @@ def _window(r: Reading) -> Window | None:
     date; None when it states fewer than two."""
     if len(r.times) >= 2:
         (start, s1), (end, s2) = r.times[0], r.times[-1]
+        if end in ("00:00", "24:00") and start != "00:00":
+            end = "23:59"  # "until midnight" closes the day
         return Window("hour", start, end, (s1[0], s2[1]), r.text[s1[0]:s2[1]])
     if len(r.dates) >= 2 and all(y is not None for (y, _, _), _ in r.dates):
         (d1, s1), (d2, s2) = r.dates[0], r.dates[-1]
