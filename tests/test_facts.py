@@ -84,7 +84,8 @@ CASES = [
      "matched"),
     (ADD, "Send traffic from the servers to the internet through a firewall", "path",
      "contradicted"),
-    (ADD, "Put a firewall in front of the servers", "path", "missing"),
+    (ADD, "Put a firewall between the servers and the internet", "path", "missing"),
+    (ADD, "Put a firewall in front of the servers", "path", "matched"),  # to the servers
     # time windows
     (WINDOW, "YouTube is blocked in the labs from 6pm to midnight", "time", "matched"),
     (WINDOW, "YouTube is blocked in the labs from 18:00 to 23:59", "time", "matched"),

@@ -182,7 +182,11 @@ def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding
         return Finding("polarity", "unset", "contradicted" if limit else "missing", limit,
                        "the sentence sets the limit; nothing lifts it" if limit else "")
     family = "acl" if verb in ("allow", "block") else "chain"
-    hit = next((h for span in spans if (h := r.verb(family, span, fallback=False))), None) \
+    # The strongest evidence first: a clause's own verb (or its opposite), then the verb of
+    # the list an item belongs to, then the sentence's.
+    hit = next((h for span in spans
+                if (h := r.verb(family, span, fallback=False, lists=False))), None) \
+        or next((h for span in spans if (h := r.verb(family, span, fallback=False))), None) \
         or r.verb(family)
     said = VERB[hit.name] if hit is not None else None
     return _verdict("polarity", verb, hit if said == verb else None,
@@ -341,9 +345,17 @@ def _targets(intent: Intent, ctx: _Context) -> list[Finding]:
     ends = [("", t) for t in intent.targets]
     if intent.path is not None:
         ends += [("from ", intent.path.source), ("to ", intent.path.destination)]
+    # A 'for' target of everyone (not a path end: "to the Internet" may name 'any').
+    anywhere = [(label, f) for label, f in ends if not label and _any(f)
+                and f.kind in ("endpoint", "group")]
     ends = [(label, f) for label, f in ends if not _any(f)]
     spans = [ctx.name(f.value) for _, f in ends]  # every name claimed before any is missed
     out = []
+    for label, f in anywhere:
+        # Everyone: a name the intent does not account for narrows it ("on the wifi").
+        if (other := _other_name(ctx, f)) is not None:
+            out.append(Finding("target", f"{label}{f.kind} {f.value}", "contradicted",
+                               other.span, f"the sentence names {other.text!r}"))
     for (label, f), span in zip(ends, spans):
         fact = f"{label}{f.kind} {f.value}"
         required = not ctx.vocab.is_implicit(f.value)

@@ -46,8 +46,16 @@ _SIZE_WORDS = {"gig": 9, "gigs": 9, "meg": 6, "megs": 6}
 PERIOD_SUFFIX = {"h": "hour", "hr": "hour", "hour": "hour", "d": "day", "day": "day",
                  "w": "week", "wk": "week", "week": "week", "mth": "month", "mo": "month",
                  "month": "month"}
+#: Small numbers written as words ("two gigabytes", "ten megabits per second").
+_WORD_NUMBERS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())} | {
+    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "hundred": 100, "a hundred": 100,
+    "a thousand": 1000, "a": 1, "an": 1, "half a": 0.5}
 _AMOUNT = re.compile(
-    r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*-?\s*"
+    r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\b(?:"
+    + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")(?= +[a-z]))"
+    r"(?P<k>k(?=\s*[mgt]?b))?\s*-?\s*"
     r"(?P<unit>[a-z]+(?:/[a-z]+)?)(?P<persec>\s+(?:per|a|each|every)\s+(?:second|sec)\b)?",
     re.I)
 #: A number that shares the unit of the amount after it: "4 or 5 Mbps", "10 to 20 GB".
@@ -97,7 +105,12 @@ def _amounts(text: str) -> list[Amount]:
             number = float(shared.group(1))
             out.append(Amount(kind, number * scale, shared.span(1), shared.group(1), period,
                               number, exponent))
-        number = float(m.group("num").replace(",", ""))
+        # "5k MB" is 5,000 MB; "a gig" is one, "ten megabits" ten.
+        said = m.group("num").lower()
+        number = float(_WORD_NUMBERS[said]) if said in _WORD_NUMBERS else \
+            float(said.replace(",", ""))
+        if m.group("k"):
+            number *= 1000
         out.append(Amount(kind, number * scale, m.span(), m.group(0), period, number, exponent))
     return out
 
@@ -111,7 +124,8 @@ _NEG_SUBJECT = (r"(?:no(?! (?:longer|more|less|fewer|later|earlier|faster|slower
                 r"(?:may|can|could|shall|should|will|is|are|gets?|has|have|must)\b")
 CUES: dict[str, str] = {
     # Permissions that contain a blocking word: they come before the blocking cues.
-    "unblock": r"\b(?:unblock\w*|(?:no longer|not|never) (?:be |being )?(?:blocked|banned|"
+    "unblock": r"\b(?:unblock\w*|(?:no longer|not|never|isn't|aren't|won't be) (?:be |being )?"
+               r"(?:blocked|banned|"
                r"prohibited|forbidden|restricted|denied|disallowed)|"
                r"(?:lift\w*|remov\w*|drop\w*) (?:the |a |any |all )?(?:ban|block|restriction|"
                r"prohibition)s?)\b",
@@ -120,42 +134,48 @@ CUES: dict[str, str] = {
     "block": r"\b(?:block\w*|blacklist\w*|prohibit\w*|forbid\w*|den(?:y|ies|ied|ying)|"
              r"disallow\w*|ban(?:s|ned|ning)?|prevent\w*|reject\w*|restrict(?:s|ed|ing)?|"
              r"(?:not|never|no longer) (?:be )?(?:allowed|permitted|able|authori[sz]ed|"
-             r"available)|unable to|(?:(?:do|does|did|will|shall|should|must|can|may) not|cannot|"
-             r"can't|won't|don't|doesn't|mustn't)(?! (?:exceed|surpass|go (?:above|over|beyond)|"
-             r"be (?:more|higher|greater|faster)|rise above|use more))|not have access|no access|"
+             r"available)|unable to|(?:(?:do|does|did|will|shall|should|must|can|may|could|would) "
+             r"not|cannot|can't|won't|don't|doesn't|mustn't|shouldn't|couldn't|wouldn't|"
+             r"isn't|aren't|shan't)(?! (?:exceed|surpass|go (?:above|over|beyond)|"
+             r"be (?:more|higher|greater|faster)|rise above|\w+ (?:more|over|beyond|above)))|"
+             r"not have access|no access|"
              r"(?:is|are|be|gets?|get) dropped|"
              r"off[- ]limits|(?:can|may|could|will) no longer|no longer (?:use|access|reach|"
              r"run|get|have access)|shut\w* (?:off|out|down)|cut\w* off|kept off|keep\w* "
              r"(?:\w+ ){0,3}?off|bar(?:s|red|ring)? (?:from|\w+ from)|barred|lock\w* out|"
              r"closed (?:off )?to|disabl\w*|turn\w* off|switch\w* off|unavailable|"
              r"refus\w*|blackhol\w*|drop(?:s|ped|ping)? (?:all )?(?:\w+ ){0,2}?(?:traffic|"
-             r"packets|connections)|" + _NEG_SUBJECT + r")",
+             r"packets|connections)|kill\w*|nuk\w*|squash\w*|not (?:\w+ ){1,5}?(?:permitted|"
+             r"allowed|authori[sz]ed)|" + _NEG_SUBJECT + r")\b",
     "allow": r"\b(?:allow\w*|permit\w*|whitelist\w*|enabl\w*|authori[sz]\w*|grant\w*|lets?|"
              r"(?:can|may|could|able to|gets? to|free to) (?:\w+ ){0,2}?(?:use|access|send|"
              r"connect|make|play|stream|receive|download|upload|communicat\w*|reach|run|"
-             r"transfer|share|get|watch|view|visit|browse|call|talk|open|reach)\w*|open to|"
+             r"transfer|share|get|watch|view|visit|browse|call|talk|open|reach|do)\w*|open to|"
              r"(?:is|are) open|ha(?:ve|s) (?:full )?access|are free to|unrestricted|accept\w*|"
              r"(?:is|are) available|available to|opened up|open\w* up|(?:stays?|remains?|"
              r"kept|keeps?|left) (?:\w+ )?(?:open|available|allowed|permitted|accessible|enabled|"
              r"on|reachable|unblocked)|keep\w* (?:their |its )?access|(?:is|are) fine|"
-             r"accessible|reachable|(?:can|may|could) join)\b",
+             r"accessible|reachable|(?:can|may|could) join|open(?:s|ed|ing)?|yes)\b",
     "weak_block": r"\bno\b(?! (?:longer|more|less|fewer|later|earlier)\b)",
     "remove": r"\b(?:remov\w*|no longer|stop\w*|without|bypass\w*|disabl\w*|turn\w* off|"
               r"tak\w* (?:\w+ ){0,3}?(?:off|out)|there (?:is|are|will be) no|exempt\w*|lift\w*|"
-              r"strip\w* (?:\w+ ){0,3}?out|pull\w* (?:\w+ ){0,3}?out|decommission\w*|"
-              r"uninstall\w*|skip\w*|rout\w* around|dispens\w* with|drop\w* (?:\w+ ){0,4}?"
+              r"strip\w* (?:[\w+/&,-]+ ){0,4}?out|pull\w* (?:[\w+/&,-]+ ){0,4}?out|"
+              r"decommission\w*|uninstall\w*|skip\w*|(?:rout|go|goes|went|going)\w* around|"
+              r"dispens\w* with|drop\w* (?:\w+ ){0,4}?"
               r"(?:from|out)|(?:will|do|does) not (?:be )?(?:go|pass|monitor\w*|inspect\w*|"
               r"filter\w*|rout\w*))\b",
     "add": r"\b(?:add\w*|insert\w*|deploy\w*|install\w*|enabl\w*|through|via|pass(?:es|ing)?|"
            r"inspect\w*|monitor\w*|filter\w*|scan\w*|protect\w*|subject to|using|behind|"
            r"enforc\w*|rout\w* (?:\w+ ){0,4}?through|(?:blocked|checked|guarded) by|"
            r"in front of|plac\w*|put|puts|travers\w*|screen\w*|watch\w*|chain\w*|"
-           r"run(?:s|ning)? (?:an?|the)|sits? behind|goes through)\b",
+           r"run(?:s|ning)? (?:an?|the)|sits? behind|goes through|stick\w*|\w+ed by)\b",
     "lift": r"\b(?:no longer|(?:does|do|did|will|shall) not (?:have|get|be subject)|"
             r"doesn't have|don't have|not have|remov\w*|lift\w*|eliminat\w*|"
             r"drop\w* (?:the |a |an |its |their |any )?(?:\w+ ){0,3}?(?:limit|quota|cap|"
             r"restriction|throttl\w*)s?|unset|unlimited|uncapped|unthrottled|unmetered|scrap\w*|"
-            r"abolish\w*|do\w* away with|any ?more|(?:limit|quota|cap|floor|ceiling|"
+            r"abolish\w*|do\w* away with|any ?more|tak\w* (?:off|away|down) (?:the |a |an |its |"
+            r"their )?(?:\w+ ){0,3}?(?:limit|quota|cap|floor|ceiling|throttl\w*)s?|"
+            r"(?:limit|quota|cap|floor|ceiling|"
             r"restriction|minimum|maximum|guarantee)s? (?:\w+ ){0,6}?(?:is|are|has been|"
             r"have been|was|were|will be|gets?) (?:dropped|removed|lifted|scrapped|abolished|"
             r"cancell?ed|revoked|eliminated|withdrawn|discontinued)|"
@@ -166,13 +186,14 @@ CUES: dict[str, str] = {
     "max": r"\b(?:max(?:imum|imal)?|at most|up to|no more than|not (?:to )?exceed\w*|"
            r"may not exceed|(?:can|must|may|will|should) not go (?:above|over|beyond)|"
            r"limit(?:s|ed|ing)?|cap(?:s|ped|ping)?|ceiling|throttl\w*|restrict(?:s|ed|ing)?|"
-           r"tops? out at|no (?:faster|higher|greater) than)\b",
+           r"tops? out at|no (?:faster|higher|greater) than|(?:not|n't) (?:\w+ ){0,2}?"
+           r"(?:more|over|above|beyond) than)\b",
     "min": r"\b(?:min(?:imum|imal)?|at least|no less than|guarantee\w*|reserv\w*|floor|"
            r"(?:never|not) (?:drop\w* |fall\w* |go\w* )?below|no (?:slower|lower) than)\b",
     # Quota directions: the words themselves first; traffic directions only where neither
     # is said, and only right next to their amount ("may send 500 MB a week").
-    "upload": r"\b(?:upload\w*|push\w* up)",
-    "download": r"\b(?:download\w*|pull\w* down)",
+    "upload": r"\b(?:upload\w*|push\w* up|ul\b|upstream)",
+    "download": r"\b(?:download\w*|pull\w* down|dl\b|downstream)",
     "outgoing": r"\b(?:outgoing|outbound|egress|send(?:s|ing)?|sent)\b",
     "incoming": r"\b(?:incoming|inbound|ingress|receiv\w*)\b",
     "hour": r"\b(?:per|an|each|every) (?:hour|hr)\b|\bhourly\b|/h(?:r|our)?\b",
@@ -180,9 +201,10 @@ CUES: dict[str, str] = {
            r"\b(?:per|each|every|a) 24[- ]?hours?(?: period)?\b|\bdays?\b",
     "week": r"\b(?:per|a|each|every) week\b|\bweekly\b|/w(?:ee)?k\b|\bweeks?\b",
     "month": r"\b(?:per|a|each|every) month\b|\bmonthly\b|/m(?:on)?th\b|\bmonths?\b",
-    "both_ways": r"\b(?:(?:incoming|inbound|download\w*) (?:and|or|\+) (?:outgoing|outbound|"
-                 r"upload\w*)|(?:outgoing|outbound|upload\w*) (?:and|or|\+) (?:incoming|inbound|"
-                 r"download\w*)|send(?:s|ing)? (?:and|or) receiv\w*|receiv\w* (?:and|or) send\w*|"
+    "both_ways": r"\b(?:(?:incoming|inbound|download\w*|down) (?:and|or|\+|/) (?:outgoing|outbound|"
+                 r"upload\w*|up)|(?:outgoing|outbound|upload\w*|up) (?:and|or|\+|/) (?:incoming|"
+                 r"inbound|download\w*|down)|send(?:s|ing)? (?:and|or) receiv\w*|receiv\w* "
+                 r"(?:and|or) send\w*|up(?:stream)? and down(?:stream)?|"
                  r"combined|total|all (?:\w+ )?traffic|both (?:directions|ways))\b",
     #: How a sentence applies a policy to every endpoint or group.
     "everyone": r"\b(?:all|any|every|each) (?:endpoint|user|host|group|device|client)s?\b|"
@@ -218,10 +240,13 @@ NEAR = 24  # characters between a traffic word and its amount
 # Where an amount's description ends, and where a clause of its own begins.
 _AMOUNT_BREAK = re.compile(r",|;|\band\b|\bwith\b|\bwhile\b|\bbut\b", re.I)
 _CLAUSE = re.compile(r"[,;:]|\.\s|\b(?:and|but|while|whereas|however|although|though|yet|"
-                     r"except|other than|apart from|instead|whilst)\b", re.I)
+                     r"except|other than|apart from|instead|whilst|with the exception of|"
+                     r"which|save for)\b", re.I)
 #: Clause openings that negate the clause before: "Staff may use SSH but not telnet".
 _CONTRAST = re.compile(r"\W*(?:but\s+)?(?:not|except(?:\s+for)?|other than|apart from|"
-                       r"never)\b", re.I)
+                       r"never|with the exception of|save for)\b", re.I)
+#: Clause openings that continue a list: "FTP, SSH and telnet are blocked".
+_LIST = re.compile(r"\s*(?:,\s*)?(?:and\b|or\b|,)", re.I)
 #: Clause openings that oppose the clause before or after ("SSH stays open, but telnet is
 #: denied"): a clause with no cue of its own takes the opposite of its opposed neighbour's.
 _OPPOSED = re.compile(r"\W*(?:but|whereas|while|whilst|however|yet|although|though)\b", re.I)
@@ -250,7 +275,7 @@ _SPOKEN = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(?:o'clock\s*)?(?:in the (morn
                      r"evening)|at (night))\b", re.I)
 #: The two hours of a range, either of them bare ("from 9 to 5", "between 18 and 22",
 #: "(9-5)", "6 to 10 pm"), and the word after it (a unit makes it no time).
-_RANGE = re.compile(r"(?:\b(?:from|between)\s+|\()(\d{1,2})(?::(\d{2}))?" + _HALF
+_RANGE = re.compile(r"(?:\b(?:from|between)\s+|\(|(?<![\d:.,/-]))\b(\d{1,2})(?::(\d{2}))?" + _HALF
                     + r"\s*(?:to|and|until|till|-|–)\s*(\d{1,2})(?::(\d{2}))?" + _HALF
                     + r"(?P<after>\s*[^\s\d)]+)?", re.I)
 _NOT_HOURS = re.compile(r"\s*(?:[%/]|[a-z]*bps\b|[kmgt]?b\b|[kmgt]?bytes?\b|gigs?\b|megs?\b|"
@@ -266,6 +291,13 @@ def _clock(hour: int, minute: int, half: str) -> str | None:
     if half.startswith("a") and hour == 12:
         hour = 0
     return f"{hour:02d}:{minute:02d}" if hour <= 24 and minute < 60 else None
+
+
+#: Hours written as four digits ("0800-1800", "2200 to 0600").
+_MILITARY = re.compile(r"\b([01]\d|2[0-4])([0-5]\d)\s*(?:-|–|to|until|till)\s*([01]\d|2[0-4])"
+                       r"([0-5]\d)\b(?!\s*(?:[a-z]|/))", re.I)
+#: What may open a range of two bare hours ("from 6 to 10", not "6 to 10 Mbps").
+_RANGE_OPENING = re.compile(r"(?:\b(?:from|between)\s+|\()$", re.I)
 
 
 def _range(m: re.Match) -> tuple[str, str] | None:
@@ -289,10 +321,11 @@ def _range(m: re.Match) -> tuple[str, str] | None:
                     said < clock if a1 else clock < said):
                 return (said, clock) if a1 else (clock, said)
         return None
-    if first[0] > 12 or second[0] > 12:
+    opened = _RANGE_OPENING.search(m.string, 0, m.start(1)) is not None
+    if (first[0] > 12 or second[0] > 12) and opened:
         pair = (_clock(*first, ""), _clock(*second, ""))
-    elif second[0] < first[0]:
-        pair = (_clock(*first, "am"), _clock(*second, "pm"))
+    elif second[0] < first[0] and (opened or m.group(0).count("-") == 1):
+        pair = (_clock(*first, "am"), _clock(*second, "pm"))  # "9-5", "from 8 to 6"
     else:
         return None
     return None if None in pair else pair  # type: ignore[return-value]
@@ -315,6 +348,9 @@ def _times(text: str) -> list[tuple[str, Span]]:
             half = "am"  # "2 at night"
         if (clock := _clock(hour, int(m.group(2) or 0), half)) is not None:
             found[m.span()] = clock
+    for m in _MILITARY.finditer(text):
+        for k in (1, 3):
+            found[m.span(k)[0], m.span(k + 1)[1]] = f"{m.group(k)}:{m.group(k + 1)}"
     for m in _RANGE.finditer(text):
         if m.group("after") and _NOT_HOURS.match(m.group("after")):
             continue
@@ -557,13 +593,14 @@ class Reading:
         return next((k for k, (a, b) in enumerate(self.clauses) if a <= span[0] < b),
                     len(self.clauses) - 1)
 
-    def verb(self, family: str, span: Span | None = None, *,
-             fallback: bool = True) -> Hit | None:
+    def verb(self, family: str, span: Span | None = None, *, fallback: bool = True,
+             lists: bool = True) -> Hit | None:
         """The cue of a verb family (``acl``: allow/block, ``chain``: add/remove) that
         decides the polarity of what stands at ``span``: its own clause's cue when that
         clause has one (a sentence may allow one thing and block another), the opposite of
         an opposed clause's ("... but not telnet", "SSH stays open, but telnet is denied",
-        "all but Facebook"), else (with ``fallback``) the sentence's cue. For ``acl``,
+        "all but Facebook"), the verb of the list it belongs to (with ``lists``: "Netflix and
+        YouTube are allowed"), else (with ``fallback``) the sentence's cue. For ``acl``,
         block cues come before allow cues, and a lone "no" blocks where nothing else is
         said."""
         if span is not None and len(self.clauses) > 1:
@@ -584,6 +621,18 @@ class Reading:
             if opposed is not None:
                 return Hit(_OPPOSITE[family][VERB[opposed.name]], a, b,
                            self.text[a:b].strip())
+            # A list shares the verb of its clause: "Netflix and YouTube are allowed, but
+            # gaming is blocked", "Staff may use SSH and telnet" (up to a ";" or a "but").
+            for j in range(k + 1, len(self.clauses)) if lists else ():
+                if not _LIST.match(self.text, *self.clauses[j]):
+                    break
+                if (hit := self._clause_verb(family, j)) is not None:
+                    return hit
+            for j in range(k - 1, -1, -1) if lists else ():
+                if not _LIST.match(self.text, *self.clauses[j + 1]):
+                    break
+                if (hit := self._clause_verb(family, j)) is not None:
+                    return hit
         if not fallback:
             return None
         for name in FAMILIES[family]:
@@ -596,7 +645,9 @@ class Reading:
         for name in FAMILIES[family]:
             if (hit := self.first(name, a, b)) is not None:
                 return hit
-        return None
+        # "servers: https yes, http no"
+        return self.first("weak_block", a, b) if family == "acl" and len(self.clauses) > 1 \
+            else None
 
     # --- amounts and their cues ---
 
@@ -653,7 +704,7 @@ class Reading:
         if m is None:
             return None
         if marker == "from" and (_NOT_FROM.search(self.text, 0, m.start()) or self.first(
-                "remove", self.clauses[self.clause(span)][0], m.start())):
+                "remove", self.clauses[self.clause(span)][0], m.end())):
             return None  # "remove the proxy from the labs": what it is removed from
         if marker == "to" and m.group(0)[:3].casefold() == "to " and _NOT_TO.search(
                 self.text, 0, m.start()):
@@ -675,8 +726,9 @@ class Reading:
 _ARTICLE = r"(?:the\s+|a\s+|an\s+|each\s+|every\s+|their\s+|its\s+|our\s+)?"
 #: Words before a path end that make it the destination, or the source.
 _TO = re.compile(r"\b(?:to|into|towards?|reach(?:ing)?|reached|access(?:ing)?|enter(?:ing)?|"
-                 r"bound for|head(?:ed|ing|s)? (?:for|to|into|out to)|destined (?:for|to))\s+"
-                 + _ARTICLE + "$", re.I)
+                 r"bound for|head(?:ed|ing|s)? (?:for|to|into|out to)|destined (?:for|to)|"
+                 r"in front of|to (?:\w+ )?(?:hosts?|machines|servers|sites|destinations|"
+                 r"addresses) (?:on|in|at))\s+" + _ARTICLE + "$", re.I)
 _FROM = re.compile(r"\b(?:from|leaving|out of)\s+" + _ARTICLE + "$", re.I)
 #: Words before "to" that make what follows a beneficiary, not a destination ("off-limits
 #: to guests", "open to staff", "added to the labs"), and before "out of" a removal ("taken
@@ -690,6 +742,8 @@ _NOT_FROM = re.compile(r"\b(?:tak\w*|pull\w*|strip\w*|remov\w*|kept|keep\w*|lock
 _LINK = re.compile(r"(?:\s+(?:traffic|network|users?|hosts?|link|connection))?\s*(?:-?\s*to\s*-?|"
                    r"-|→|->)\s*" + _ARTICLE, re.I)
 _DIGITS = re.compile(r"\d")
+_UNIT_WORD = re.compile(r"(?:bits?|bytes?|bps|gigs?|megs?)\b", re.I)
+_MODAL_ITEM = re.compile(r"\b(?:can|may|could|able to|free to|allowed to|permitted to)\s+$", re.I)
 _WORD = re.compile(r"\w")
 _ACL = frozenset({"unblock", "block", "allow", "weak_block"})
 _TIME_WORDS = re.compile(r"noon|midday|midnight", re.I)
@@ -703,14 +757,22 @@ def read(text: str, vocab: Vocabulary | None = None) -> Reading:
     mentions = tuple(vocab.mentions(words))
     names = [m.span for m in mentions]
     digits = _DIGITS.search(text) is not None
-    amounts = tuple(_amounts(text)) if digits else ()
+    amounts = tuple(_amounts(text)) if digits or _UNIT_WORD.search(text) else ()
     times = tuple(_times(text)) if digits or _TIME_WORDS.search(text) else ()
     dates = tuple(_dates(text)) if digits else ()
     hits = {name: tuple(Hit(name, m.start(), m.end(), m.group(0))
                         for m in pattern.finditer(text)
-                        # a permission word inside a name is the name ("intrusion prevention")
-                        if name not in _ACL or not any(a <= m.start() < b for a, b in names))
+                        # a verb inside a longer name is the name ("intrusion prevention",
+                        # "traffic monitor"; but "monitored" names the monitor and says add)
+                        if not any(a <= m.start() < b and (a, b) != m.span()
+                                   and (name in _ACL or b - a > m.end() - m.start())
+                                   for a, b in names))
             for name, pattern in _COMPILED.items()}
+    # An item used as a verb after a permission: "labs should be able to scp", "may ssh".
+    verbs = tuple(Hit("allow", m.start(), span[1], text[m.start():span[1]])
+                  for span in names if (m := _MODAL_ITEM.search(text, 0, span[0])))
+    if verbs:
+        hits["allow"] = tuple(sorted(hits["allow"] + verbs, key=lambda h: h.start))
     clauses, start = [], 0
     for m in _CLAUSE.finditer(text):
         if _WORD.search(text, start, m.start()):  # a clause has words ("A, but B": 2)
@@ -746,7 +808,7 @@ def _state(r: Reading) -> Statement:
             targets.append(StatedName("any", ("any",), "targets", h.span, h.text, None, role))
     targets = _roles(r, targets)
     acl_hit, chain_hit = r.verb("acl"), r.verb("chain")
-    if acl_hit is not None and not r.amounts and not any(i.category in ITEMS for i in items):
+    if acl_hit is not None and not r.amounts and not items:
         # "cannot send any traffic", "everything is blocked", a path blocked with no item
         # named ("The labs cannot be reached from the dorms"): the item is all traffic.
         every = _ANY_TRAFFIC.search(text)
@@ -787,9 +849,8 @@ def _stated_amount(r: Reading, a: Amount, lifted: bool) -> StatedAmount:
     sentence says (a sentence-wide "each hour" or "uploads and downloads combined")."""
     clause = r.amount_clause(a)
     bound = _meaning(r.bound(a)) or _only_one(r, {"max": "max", "min": "min"})
-    way = _meaning(r.nearest(WAYS[0], a))
-    if way is None and any(clause[0] <= h.start < clause[1] for h in r.hits["both_ways"]):
-        way = "any"
+    way = "any" if any(clause[0] <= h.start < clause[1] + NEAR for h in r.hits["both_ways"]) \
+        else _meaning(r.nearest(WAYS[0], a))
     if way is None:
         near = {m for m, _ in filter(None, (r.nearest({k: v}, a, NEAR)
                                             for k, v in WAYS[1].items()))}
@@ -858,7 +919,9 @@ def _stated_item(r: Reading, m: Mention) -> StatedName:
         return StatedName(m.key, m.keys, min(m.categories & ITEMS), m.span, m.text,
                           VERB[acl.name])
     if "middleboxes" in m.categories:
-        if chain is None and r.verb("acl") is not None:
+        if chain is None:
+            # A middlebox named with no verb of its own is one put in place: "IDS on labs",
+            # "the firewall blocks NetBIOS".
             chain = Hit("add", m.span[0], m.span[1], m.text)
         return StatedName(m.key, m.keys, "middleboxes", m.span, m.text,
                           VERB[chain.name] if chain else None)
