@@ -16,8 +16,8 @@ OUT    ?= out
 CHROMIUM := /usr/bin/chromium
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench bench-parser bench-scoring bench-graph bench-scale fact-check setup clean \
-	screenshot
+.PHONY: run test bench bench-parser bench-scoring bench-graph bench-scale fact-check \
+	paraphrase-check setup clean screenshot
 
 setup: $(STAMP)
 
@@ -45,7 +45,7 @@ test: $(STAMP) $(CHROMIUM)
 screenshot: $(STAMP) $(CHROMIUM)
 	NILE_ALIGN_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/test_review_browser.py
 
-bench: bench-parser bench-scoring bench-graph bench-scale fact-check
+bench: bench-parser bench-scoring bench-graph bench-scale fact-check paraphrase-check
 
 bench-parser: $(STAMP)
 	$(BIN)/python benchmarks/bench_parser.py
@@ -65,3 +65,7 @@ bench-scale: $(STAMP)
 # The fact check on real NEAT English and its one-fact perturbations (docs/fact-check.md).
 fact-check: $(STAMP)
 	$(BIN)/python benchmarks/fact_check.py
+
+# NL<->NL verdicts on the development pairs and the Appendix I triplets (docs/evaluation.md §5).
+paraphrase-check: $(STAMP)
+	$(BIN)/python benchmarks/paraphrase_check.py

@@ -20,8 +20,8 @@ from .errors import CorpusError, Diagnostic, UsageError
 from .nile.grammar import NileParser, default_parser
 from .nile.validate import Validation, validate
 
-__all__ = ["FORMATS", "TextRecord", "detect_format", "iter_texts", "read_lines", "read_table",
-           "require_columns", "validate_records"]
+__all__ = ["FORMATS", "TextRecord", "accounting", "detect_format", "iter_texts", "load_pairs",
+           "read_lines", "read_table", "require_columns", "validate_records"]
 
 FORMATS = ("text", "csv", "tsv", "jsonl", "parquet")
 _SUFFIXES = {".txt": "text", ".nile": "text", ".csv": "csv", ".tsv": "tsv", ".tab": "tsv",
@@ -290,8 +290,11 @@ def load_pairs(source, *, nile: str = "nile", text: str = "text", system: str = 
     ``wide`` names one text column per translating system (NEAT-style triplets) instead.
     An empty ``nile`` cell is a sentence without an intent, which may inherit one by (6).
     Invalid Nile keeps its row, with ``valid`` False and the validator's message in
-    ``error``, so it can become an ``invalid_nile`` flag. ``progress``: a bar on stderr
-    (None: only on a terminal).
+    ``error``, so it can become an ``invalid_nile`` flag. A row with no sentence (an empty
+    text cell; in a wide table, one system that left its cell empty) has nothing to check:
+    it is skipped, and accounted for in ``attrs["corpus"]``: ``rows`` (data rows read) and
+    ``skipped_rows`` (each with its row number, system and reason). ``progress``: a bar on
+    stderr (None: only on a terminal).
     """
     import pandas as pd
 
@@ -326,7 +329,13 @@ def load_pairs(source, *, nile: str = "nile", text: str = "text", system: str = 
     })
     out["gold"] = [_gold(v, f"{name} row {r}") for v, r in zip(
         frame[gold] if gold in frame.columns else [None] * len(out), out["row"])]
-    out = out[out["text"].str.strip() != ""].reset_index(drop=True)
+    empty = out["text"].str.strip() == ""
+    skipped = [{"row": int(r), "system": sys_ or None,
+                "reason": f"empty sentence in column {sys_!r}" if wide else
+                f"empty sentence (column {text!r})"}
+               for r, sys_ in zip(out.loc[empty, "row"], out.loc[empty, "system"])]
+    rows = int(frame["row"].max()) if len(frame) else 0
+    out = out[~empty].reset_index(drop=True)
     checked: dict[str, tuple] = {}
     from tqdm.auto import tqdm
 
@@ -343,7 +352,18 @@ def load_pairs(source, *, nile: str = "nile", text: str = "text", system: str = 
                 f"{d.line}:{d.column}: {d.message}" for d in v.errors))
     cols = list(zip(*(checked[v] for v in out["nile"]))) or [(), (), (), ()]
     out["valid"], out["canonical"], out["key"], out["error"] = (list(c) for c in cols)
-    return out[PAIR_COLUMNS]
+    out = out[PAIR_COLUMNS]
+    out.attrs["corpus"] = {"rows": rows, "skipped_rows": skipped}
+    return out
+
+
+def accounting(corpus) -> dict:
+    """What a loaded corpus (:func:`load_pairs`) made of its data rows: ``rows`` read,
+    ``pairs`` kept and ``skipped_rows`` (row, system, reason); a DataFrame built by hand
+    counts one row per pair."""
+    info = corpus.attrs.get("corpus") or {"rows": int(corpus["row"].nunique()),
+                                          "skipped_rows": []}
+    return {"rows": info["rows"], "pairs": len(corpus), "skipped_rows": info["skipped_rows"]}
 
 
 def validate_records(records: Iterable[TextRecord], *, lenient: bool = False,

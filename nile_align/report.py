@@ -143,7 +143,13 @@ def render_html(summary: dict, flags: list[Flag], rows: list[dict]) -> str:
              f"<p>Threshold T = {summary['threshold']:g}; propagation max hops "
              f"{summary['max_hops']}; signature <code>{_e(summary['signature'])}</code></p>",
              "<h2>Summary</h2><table>"]
-    facts = [("intents", summary["corpus"]["intents"]),
+    corpus = summary["corpus"]
+    skipped = corpus.get("skipped_rows", [])
+    facts = [("data rows read", corpus.get("rows", "")),
+             ("rows skipped", f"{len(skipped)}" + (" (" + "; ".join(
+                 f"row {r['row']}: {r['reason']}" for r in skipped[:20])
+                 + ("; …" if len(skipped) > 20 else "") + ")" if skipped else "")),
+             ("intents", summary["corpus"]["intents"]),
              ("sentences", summary["corpus"]["sentences"]),
              ("rows with invalid Nile", summary["corpus"]["invalid_rows"]),
              ("triplets (intent, two of its sentences) checked", tri["checked"]),

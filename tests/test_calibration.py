@@ -142,3 +142,43 @@ def test_the_shipped_calibration_is_the_embedded_models(smollm2):
     assert not cal.discriminates and "neat-rein-dev" in cal.data
     judge = resolve_judge(smollm2.signature("net"), calibration=Path("/nonexistent.json"))
     assert judge.counts is False and "does not discriminate" in judge.note
+
+
+def test_an_nl_nl_calibration_is_its_own_record_found_for_its_kind(tmp_path):
+    labels = np.array([1, 0] * 20)
+    nile = calibrate(labels, labels + 0.1, signature=SIG, data="d", resamples=50)
+    para = calibrate(labels, -labels + 0.1, signature=SIG, data="d", resamples=50,
+                     kind="nl-nl")
+    assert para.key != nile.key and para.signature.endswith("|pairs:nl-nl")
+    path = save_calibration(para, save_calibration(nile, tmp_path / "cal.json"))
+    assert find_calibration(SIG, path) == nile
+    assert find_calibration(SIG, path, kind="nl-nl") == para
+    judge = resolve_judge(SIG, calibration=path, kind="nl-nl")
+    assert (judge.kind, judge.counts) == ("nl-nl", False)
+    assert "on NL↔NL pairs this model does not discriminate" in judge.note
+    with pytest.raises(Exception, match="unknown kind"):
+        calibrate(labels, labels + 0.1, signature=SIG, data="d", kind="nl-nile-nl")
+
+
+def test_calibrate_nl_nl_scores_both_directions(tmp_path, capsys):
+    tiny = build_tiny_model(tmp_path / "tiny")
+    data = tmp_path / "pairs.csv"
+    pd.DataFrame({"a": ["Guests cannot use FTP", "Staff may use SSH"] * 4,
+                  "b": ["FTP is off-limits to guests", "Staff may use telnet"] * 4,
+                  "label": [1, 0] * 4}).to_csv(data, index=False)
+    cal = tmp_path / "cal.json"
+    assert main(["calibrate", str(data), "--pairs", "nl-nl", "--a", "a", "--b", "b",
+                 "--model", str(tiny), "--no-cache", "--out", str(cal), "--bootstrap", "50",
+                 "-q"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["kind"] == "nl-nl" and "both directions" in record["data"]
+    assert record["signature"].endswith("|pairs:nl-nl") and record["pairs"] == 8
+    assert main(["calibrate", str(data), "--pairs", "nl-nl", "--perturb",
+                 "--model", str(tiny)]) == 2
+
+
+@pytest.mark.model
+def test_the_embedded_models_nl_nl_calibration_ships(smollm2):
+    cal = find_calibration(smollm2.signature("net"), Path("/nonexistent.json"), kind="nl-nl")
+    assert cal is not None and cal.kind == "nl-nl" and "nl-nl-dev.csv" in cal.data
+    assert not cal.discriminates

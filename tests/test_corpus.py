@@ -88,3 +88,38 @@ def test_unreadable_inputs_are_corpus_errors(tmp_path):
     bad.write_bytes(GOOD.encode() + b"\n\xe9t\xe9\n")
     with pytest.raises(CorpusError, match=r"not UTF-8 text \(byte 0xe9"):
         records(bad)
+
+
+def test_every_data_row_is_accounted_for(tmp_path, capsys):
+    import json
+
+    import pandas as pd
+
+    from nile_align.cli import main
+    from nile_align.corpus import accounting, load_pairs
+
+    nile = "for endpoint('guests') block service('ftp')"
+    long = load_pairs(pd.DataFrame({"nile": [nile, nile], "text": ["Guests cannot use FTP",
+                                                                  "  "]}))
+    assert accounting(long) == {"rows": 2, "pairs": 1, "skipped_rows": [
+        {"row": 2, "system": None, "reason": "empty sentence (column 'text')"}]}
+    # A wide NEAT-style table: a system that left its cell empty is a normal skip, counted.
+    wide = load_pairs(pd.DataFrame({"nile": [nile, nile], "llama": ["Guests cannot use FTP",
+                                                                   "No FTP for guests"],
+                                    "mistral": ["", "FTP is blocked for guests"]}),
+                      wide=["llama", "mistral"])
+    assert accounting(wide) == {"rows": 2, "pairs": 3, "skipped_rows": [
+        {"row": 1, "system": "mistral", "reason": "empty sentence in column 'mistral'"}]}
+    path = tmp_path / "c.csv"
+    pd.DataFrame({"nile": [nile, nile], "text": ["Guests cannot use FTP", ""]}).to_csv(
+        path, index=False)
+    from tiny_model import build_tiny_model
+
+    tiny = build_tiny_model(tmp_path / "tiny")
+    main(["check", str(path), "--out", str(tmp_path / "out"), "--model", str(tiny),
+          "--no-cache"])
+    err = capsys.readouterr().err
+    assert "2 data rows: 1 pair; 1 skipped (empty sentence (column 'text'): 1)" in err
+    corpus = json.loads((tmp_path / "out" / "summary.json").read_text())["corpus"]
+    assert (corpus["rows"], corpus["pairs"], corpus["skipped_rows"][0]["row"]) == (2, 1, 2)
+    assert "rows skipped" in (tmp_path / "out" / "report.html").read_text()

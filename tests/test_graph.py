@@ -133,7 +133,11 @@ def test_a_model_that_disputes_the_facts_leaves_the_paraphrase_uncertain():
         "uncertain", "paraphrase", "uncertain") or (edge["verdict"], edge["backward"],
                                                     edge["forward"]) == (
         "uncertain", "paraphrase", "uncertain")
-    assert any("PLUIE -0.500 ≤ T=0" in r for r in edge["reasons"])
+    from nile_align.graph.translation import para_verdict
+    from nile_align.judge.verdict import Judge
+
+    reasons = para_verdict(edge, Judge.from_dict(g.graph["para_judge"])).reasons
+    assert any("PLUIE -0.500 ≤ T=0" in r for r in reasons)
     assert flags == [] and summarize(g, flags)["triplets"]["checked"] == 0
 
 
@@ -366,3 +370,21 @@ def test_a_model_without_evidence_leaves_the_facts_to_decide_and_paraphrases_unk
     assert summary["judge"]["counts"] is False and "does not discriminate" in \
         summary["judge"]["note"]
     assert "NL↔NL" in summary["para_judge"]["note"]
+
+
+def test_paraphrased_uncertain_sentences_are_one_decision():
+    # N1 and N2 state the same facts; the model disputes both alignments: two uncertain
+    # flags, but accepting one aligns the other by (6): the first leads, the other follows.
+    rows = [(I1, N1), (I1, N2), (I2, M1)]
+    scores = {(I1, N1): -1, (I1, N2): -1, (I2, M1): -1, **yes((N1, N2))}
+    g, flags, _, _ = run(rows, scores)
+    assert [f.rule for f in flags] == ["uncertain"] * 3
+    lead, follower = flags[0], flags[1]
+    assert {lead.sentences[0]["text"], follower.sentences[0]["text"]} == {N1, N2}
+    assert lead.settled_by is None and follower.settled_by == lead.flag_id
+    assert lead.unlocks == 2 and flags[2].sentences[0]["text"] == M1
+    # Accepting the lead settles the follower: (6) aligns it, and no flag is left.
+    reviewed = [{"nile": I1, "text": lead.sentences[0]["text"], "decision": True}]
+    g, flags, inferred, _ = run(rows, scores, decisions=reviewed)
+    assert [f.sentences[0]["text"] for f in flags] == [M1]
+    assert [s for _, s in inferred] == [sentence_id(follower.sentences[0]["text"])]

@@ -7,7 +7,7 @@ import io
 import json
 
 import pytest
-from review_corpus import BAD, H1, I1, I2, I4, I5, L1, M1, M2, M3, N1, N2, N3, P1, V1, V2, checked
+from review_corpus import BAD, H1, I1, I2, I5, L1, M1, M2, M3, N1, N2, N3, P1, V1, V2, checked
 
 from nile_align.errors import CorpusError, UsageError
 from nile_align.graph.translation import intent_id, sentence_id

@@ -110,9 +110,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     corpus = load_pairs(args.corpus, nile=args.nile, text=args.text, system=args.system,
                         id=args.id, gold=args.gold, wide=args.wide, lenient=args.lenient,
                         fmt=args.input_format, progress=None if not args.quiet else False)
+    from collections import Counter
+
+    from ..corpus import accounting
+
     invalid = int((~corpus["valid"]).sum())
     stage = "[1/3] validate: " if args.stage_lines else ""
-    _say(f"{stage}{len(corpus)} pairs, {corpus['key'].nunique()} distinct intents, "
+    info = accounting(corpus)
+    why = Counter(r["reason"] for r in info["skipped_rows"])
+    skipped = f"; {len(info['skipped_rows'])} skipped (" + ", ".join(
+        f"{reason}: {n}" for reason, n in why.items()) + ")" if why else ""
+    _say(f"{stage}{info['rows']} data rows: {len(corpus)} pair{'s' * (len(corpus) != 1)}"
+         f"{skipped}, "
+         f"{corpus['key'].nunique()} distinct intents, "
          f"{invalid} pair{'s' * (invalid != 1)} with invalid Nile", args)
     decisions = load_decisions(args.decisions) if args.decisions else None
     _template_first(args, args.template)
@@ -133,8 +143,13 @@ def cmd_check(args: argparse.Namespace) -> int:
                  + (f" ({gold['agreement']:.1%})" if gold["agreement"] is not None else "")
                  + f", {gold['uncertain']} of {gold['labelled_rows']} uncertain "
                  f"({gold['uncertain_share']:.1%})") if gold["labelled_rows"] else ""
-    _say(f"{'[3/3] report: ' if args.stage_lines else ''}{tri['checked']} triplets checked: "
-         f"{tri['fail_cond5']} fail (5), {tri['fail_cond6']} fail (6), {share} satisfy both\n"
+    paper = tri["paper"]
+    unchecked = ", ".join(f"{k} {v}" for k, v in tri["unchecked"].items())
+    _say(f"{'[3/3] report: ' if args.stage_lines else ''}{tri['total']} triplets, "
+         f"{tri['checked']} checked" + (f" (unchecked: {unchecked})" if unchecked else "")
+         + f": {tri['fail_cond5']} fail (5), {tri['fail_cond6']} fail (6), {share} satisfy both"
+         f" (the paper, {paper['model']}: {paper['fail_cond5']} of {paper['triplets']} fail "
+         f"(5), {paper['fail_cond6']} of {paper['triplets']} fail (6))\n"
          f"verdicts: {verdicts}{agreement}\n"
          f"flags: {flags}\n"
          f"report: {result.report}", args)

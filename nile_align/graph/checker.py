@@ -20,7 +20,16 @@ import networkx as nx
 
 from ..judge.verdict import VERDICTS, Judge, decision
 from .systems import compare
-from .translation import _align_edges, aligned_intents, decide, mutual, propagate, shared_facts
+from .translation import (
+    _align_edges,
+    aligned_intents,
+    decide,
+    mutual,
+    para_verdict,
+    propagate,
+    shared_facts,
+    statement,
+)
 
 __all__ = ["Flag", "PAPER", "RULES", "check", "summarize"]
 
@@ -108,7 +117,8 @@ class _Flagger:
         e = self.g.edges[u, v]
         first, second = (u, v) if e["u"] == u else (v, u)
         text = self.g.nodes
-        why = {r.split(" ", 1)[0]: r for r in e["reasons"]}
+        verdict = para_verdict(e, Judge.from_dict(self.g.graph["para_judge"]))
+        why = {r.split(" ", 1)[0]: r for r in verdict.reasons}
         return [{"kind": "para", "a": text[first]["text"], "b": text[second]["text"],
                  "score": e["score_uv"], "reviewed": e.get("reviewed"),
                  "verdict": e["forward"], "reasons": [why.get("A→B", "")]},
@@ -136,18 +146,16 @@ class _Flagger:
         from ..nile.paraphrase import compare
 
         g = self.g
-        read = g.graph["_readings"]
         out = []
         for a, b in ((n1, n2), (n2, n1)):
-            ra, rb = read(g.nodes[a]["text"]), read(g.nodes[b]["text"])
-            for f in compare(ra, rb).facts:
+            for f in compare(statement(g, a), statement(g, b)).facts:
                 if f.status != "kept":
                     out.append({"in": g.nodes[a]["text"], **f.to_dict(),
-                                "intent": self.intent_states(i, f, ra)})
+                                "intent": self.intent_states(i, f, a)})
         return out
 
-    def intent_states(self, i: str, fact: Any, reading: Any) -> str:
-        """Whether intent ``i`` states a fact one of its sentences states: ``has`` (its
+    def intent_states(self, i: str, fact: Any, s: str) -> str:
+        """Whether intent ``i`` states a fact that its sentence ``s`` states: ``has`` (its
         fact check matches the words), ``contradicts`` (it says otherwise) or ``lacks``."""
         from ..nile.facts import check_facts, parse_or_none
 
@@ -155,7 +163,7 @@ class _Flagger:
         if intent is None or fact.span is None:
             return "lacks"
         a, b = fact.span
-        for found in check_facts(intent, reading):
+        for found in check_facts(intent, self.g.graph["_readings"](self.g.nodes[s]["text"])):
             if found.span is not None and found.span[0] < b and a < found.span[1]:
                 if found.status == "matched":
                     return "has"
@@ -336,8 +344,10 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
         "candidates": g.graph["candidates"],
         "judge": {**judge, "note": Judge.from_dict(judge).note},
         "para_judge": {**para_judge, "note": Judge.from_dict(para_judge).note},
-        "corpus": {"intents": kinds["intent"], "sentences": kinds["sentence"],
-                   "invalid_rows": len(g.graph["invalid"])},
+        "corpus": {"rows": g.graph["corpus"]["rows"], "pairs": g.graph["corpus"]["pairs"],
+                   "intents": kinds["intent"], "sentences": kinds["sentence"],
+                   "invalid_rows": len(g.graph["invalid"]),
+                   "skipped_rows": g.graph["corpus"]["skipped_rows"]},
         "scored_pairs": g.graph.get("pairs", {}),
         "verdicts": {v: verdicts[v] for v in VERDICTS},
         "gold_agreement": {

@@ -10,9 +10,10 @@ the NL↔NL verdict (``paraphrase``, ``not_paraphrase`` or ``uncertain``) compos
 facts each direction keeps (:func:`nile_align.nile.paraphrase.compare`) and, where an NL↔NL
 calibration shows the model counts, PLUIE(u, v) and PLUIE(v, u).
 
-Every sentence is read once (:func:`nile_align.nile.reading.read`); the readings of a graph
-are kept with it (``g.graph["_readings"]``, not written out) for the fact checks that
-propagation and the checker add later.
+Every sentence is read once (:mod:`nile_align.graph.evidence`, on every core), and its
+statement kept with the graph (``g.graph["_statements"]``, not written out) for the
+comparisons the checker and propagation explain; the few fact checks they add later (an
+inferred pair, a flag's facts) read their sentence again, once (``g.graph["_readings"]``).
 """
 
 from __future__ import annotations
@@ -83,9 +84,9 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     :class:`~nile_align.graph.decisions.Decisions` (alignments and paraphrases), the strongest
     evidence. Alignments are not yet propagated: call :func:`propagate`.
     """
-    from ..nile.facts import nile_facts
     from ..nile.reading import reader
     from .blocking import candidate_pairs
+    from .evidence import pair_facts
 
     score, signature, sig = _provider(scorer, template)
     if judge is None or para_judge is None:
@@ -99,10 +100,12 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
             dataclasses.replace(plain, kind="nl-nl"))
     if sig is not None:
         signature = str(scorer.signature(template, threshold=judge.threshold))
+    from ..corpus import accounting
+
     g = nx.Graph(threshold=judge.threshold, judge=judge.to_dict(),
                  para_judge=para_judge.to_dict(), signature=signature,
                  template=template, candidates=candidates, max_hops=0, invalid=[],
-                 _readings=reader())
+                 corpus=accounting(corpus), _readings=reader(), _statements={})
     valid = corpus[corpus["valid"]]
     for r in corpus[~corpus["valid"]].itertuples(index=False):
         g.graph["invalid"].append({"row": int(r.row), "id": r.id, "system": r.system,
@@ -166,23 +169,20 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
         raise UsageError(f"the score function returned {len(values)} scores for {len(a)} pairs")
     g.graph["timings"]["scoring"] = time.perf_counter() - started
     started = time.perf_counter()
-    readings = g.graph["_readings"]
-    for s in sentences:  # each sentence is read once; facts and NL↔NL reuse the reading
-        readings(g.nodes[s]["text"])
-    g.graph["timings"]["reading"] = time.perf_counter() - started
-    started = time.perf_counter()
-    findings = nile_facts([g.nodes[i]["canonical"] for i, _ in align],
-                          [readings(text) for text in b[:len(align)]])
+    index = {s: n for n, s in enumerate(sentences)}
+    texts = [g.nodes[s]["text"] for s in sentences]
+    statements, findings, compared = pair_facts(
+        texts, [(g.nodes[i]["canonical"], index[s]) for i, s in align],
+        [(index[u], index[v]) for u, v in ordered])
+    g.graph["_statements"] = dict(zip(texts, statements))
     g.graph["timings"]["facts"] = time.perf_counter() - started
     for (i, s), value, found in zip(align, values, findings):
         g.edges[i, s]["score"] = value
-        g.edges[i, s]["facts"] = [f.to_dict() for f in found if f.status != "matched"]
-    started = time.perf_counter()
+        g.edges[i, s]["facts"] = found
     rest: list[float | None] = [*values[len(align):]] or [None] * (2 * len(ordered))
-    for n, (u, v) in enumerate(ordered):
+    for n, ((u, v), (uv, vu)) in enumerate(zip(ordered, compared)):
         g.add_edge(u, v, kind="para", u=u, score_uv=rest[2 * n], score_vu=rest[2 * n + 1],
-                   **_para_facts(g, u, v))
-    g.graph["timings"]["paraphrase"] = time.perf_counter() - started
+                   facts_uv=uv, facts_vu=vu)
     if not isinstance(decisions, Decisions):
         decisions = Decisions(align=list(decisions or ()))
     for d in decisions.align:
@@ -214,18 +214,25 @@ def _apply_decision(g: nx.Graph, record: dict) -> None:
     g.edges[i, s]["reviewed"] = bool(record["decision"])
 
 
+def statement(g: nx.Graph, s: str):
+    """The statement of sentence node ``s`` (read once, kept with the graph)."""
+    text = g.nodes[s]["text"]
+    known = g.graph["_statements"]
+    if text not in known:
+        known[text] = g.graph["_readings"](text).statement
+    return known[text]
+
+
 def _para_facts(g: nx.Graph, u: str, v: str) -> dict:
     """The fact comparison of a sentence pair, both ways (u→v, v→u), as stored on its edge:
     each direction's verdict from facts and the facts it rests on."""
     from ..nile.paraphrase import compare
+    from .evidence import KEPT, stored
 
-    read = g.graph["_readings"]
-    ru, rv = read(g.nodes[u]["text"]), read(g.nodes[v]["text"])
-    return {"facts_uv": _stored(compare(ru, rv)), "facts_vu": _stored(compare(rv, ru))}
-
-
-def _stored(comparison) -> dict:
-    return {"verdict": comparison.verdict, "facts": [f.to_dict() for f in comparison.decisive()]}
+    su, sv = statement(g, u), statement(g, v)
+    if su.key == sv.key and any(su.key):  # the same facts: each keeps all of the other's
+        return {"facts_uv": KEPT, "facts_vu": KEPT}
+    return {"facts_uv": stored(compare(su, sv)), "facts_vu": stored(compare(sv, su))}
 
 
 def _comparison(stored: dict):
@@ -235,11 +242,16 @@ def _comparison(stored: dict):
 
 
 def _decide_para(e: dict, judge: Judge) -> None:
-    """(Re)compose a para edge's NL↔NL verdict from its facts and scores."""
-    v = compose_para(_comparison(e["facts_uv"]), _comparison(e["facts_vu"]), e["score_uv"],
-                     e["score_vu"], judge)
-    e["verdict"], e["forward"], e["backward"], e["reasons"] = \
-        v.verdict, v.forward, v.backward, list(v.reasons)
+    """(Re)compose a para edge's NL↔NL verdict from its facts and scores (its reasons are
+    composed again where a flag shows them: :func:`para_verdict`)."""
+    v = para_verdict(e, judge)
+    e["verdict"], e["forward"], e["backward"] = v.verdict, v.forward, v.backward
+
+
+def para_verdict(e: dict, judge: Judge):
+    """The NL↔NL verdict of a para edge (its data), with its reasons (u→v is A→B)."""
+    return compose_para(_comparison(e["facts_uv"]), _comparison(e["facts_vu"]),
+                        e["score_uv"], e["score_vu"], judge)
 
 
 def mutual(g: nx.Graph, u: str, v: str) -> bool | None:
@@ -258,10 +270,9 @@ def shared_facts(g: nx.Graph, u: str, v: str) -> list[str]:
     """The facts both sentences state (each kept in both directions), in words."""
     from ..nile.paraphrase import compare
 
-    read = g.graph["_readings"]
-    ru, rv = read(g.nodes[u]["text"]), read(g.nodes[v]["text"])
-    back = {f.fact for f in compare(rv, ru).kept()}
-    return [f"{f.kind} {f.fact}" for f in compare(ru, rv).kept()
+    su, sv = statement(g, u), statement(g, v)
+    back = {f.fact for f in compare(sv, su).kept()}
+    return [f"{f.kind} {f.fact}" for f in compare(su, sv).kept()
             if f.fact in back and f.kind != "unread"]
 
 

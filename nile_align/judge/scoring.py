@@ -22,6 +22,7 @@ import logging
 import math
 import re
 import sys
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -350,7 +351,10 @@ class Scorer:
         positions = (mask.cumsum(1) - 1).clamp(min=0) + offset[:, None]
         if self._keep_arg:
             kwargs[self._keep_arg] = 1  # logits of the last position only
-        with torch.inference_mode():
+        with torch.inference_mode(), warnings.catch_warnings():
+            # transformers renames past_key_values in a later major version; the argument
+            # works in every version we support, and the warning is not the user's concern.
+            warnings.filterwarnings("ignore", ".*past_key_values.*", FutureWarning)
             out = self.model(input_ids=ids.to(dev), attention_mask=attention.to(dev),
                              position_ids=positions.to(dev), **kwargs)
         return out, attention, offset + mask.sum(1)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 __all__ = ["PARA_VERDICTS", "VERDICTS", "Judge", "ParaVerdict", "Verdict", "compose",
            "compose_para", "decision", "para_verdicts", "verdicts"]
@@ -155,23 +155,40 @@ def verdicts(frame, *, a: str, b: str, judge: Judge, score: str = "score"):
 @dataclass(frozen=True)
 class ParaVerdict:
     """An NL↔NL verdict: ``paraphrase``, ``not_paraphrase`` or ``uncertain``, each
-    direction's (``forward`` = A→B), the reasons in words, the facts both sentences state
-    (``shared``) and those on which they differ (``differ``: each with the sentence that
-    states it, ``a`` or ``b``)."""
+    direction's (``forward`` = A→B) and the reasons in words; :attr:`shared` and
+    :attr:`differ` say which facts both sentences state and on which they differ."""
 
     verdict: str
     forward: str
     backward: str
     reasons: tuple[str, ...]
-    shared: tuple[str, ...] = ()
-    differ: tuple[dict, ...] = ()
+    comparisons: tuple = field(default=(), repr=False, compare=False)
 
     @property
     def decision(self) -> bool | None:
         return decision(self.verdict)
 
+    @property
+    def shared(self) -> tuple[str, ...]:
+        """The facts both sentences state (kept both ways), in words."""
+        if not self.comparisons:
+            return ()
+        forward, backward = self.comparisons
+        back = {f.fact for f in backward.kept()}
+        return tuple(f"{f.kind} {f.fact}" for f in forward.kept()
+                     if f.fact in back and f.kind != "unread")
+
+    @property
+    def differ(self) -> tuple[dict, ...]:
+        """The facts on which they differ, each with the sentence that states it (``in``:
+        ``a`` or ``b``)."""
+        return tuple({"in": side, **f.to_dict()} for side, c in zip("ab", self.comparisons)
+                     for f in c.facts if f.status != "kept")
+
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {"verdict": self.verdict, "forward": self.forward, "backward": self.backward,
+                "reasons": list(self.reasons), "shared": list(self.shared),
+                "differ": list(self.differ)}
 
 
 def _direction(facts: str, score: float | None, judge: Judge) -> tuple[str, str | None]:
@@ -213,12 +230,7 @@ def compose_para(forward, backward, score_ab: float | None, score_ba: float | No
                                                                   if why else ""))
     verdict = "paraphrase" if out == ["paraphrase", "paraphrase"] else \
         "not_paraphrase" if "not_paraphrase" in out else "uncertain"
-    kept = {f.fact: f.kind for f in forward.kept() if f.kind != "unread"}
-    back = {f.fact for f in backward.kept()}
-    shared = tuple(f"{kind} {fact}" for fact, kind in kept.items() if fact in back)
-    differ = tuple({"in": side, **f.to_dict()} for side, c in (("a", forward), ("b", backward))
-                   for f in c.facts if f.status != "kept")
-    return ParaVerdict(verdict, out[0], out[1], tuple(reasons), shared, differ)
+    return ParaVerdict(verdict, out[0], out[1], tuple(reasons), (forward, backward))
 
 
 def para_verdicts(frame, *, a: str, b: str, judge: Judge | None = None,

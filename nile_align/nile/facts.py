@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from .intent import Bandwidth, Function, Intent, Quota, Schedule
 from .reading import NEAR, PERIODS, VERB, WAYS, Amount, Hit, Reading, read
@@ -40,7 +40,9 @@ class Finding:
     required: bool = False               # a correct translation must state it
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        # By hand: dataclasses.asdict deep-copies, and a corpus has a million findings.
+        return {"kind": self.kind, "fact": self.fact, "status": self.status,
+                "span": self.span, "detail": self.detail, "required": self.required}
 
 
 _RATE = {"bps": 1, "kbps": 1e3, "mbps": 1e6, "gbps": 1e9}
@@ -346,16 +348,16 @@ def _targets(intent: Intent, ctx: _Context) -> list[Finding]:
     if intent.path is not None:
         ends += [("from ", intent.path.source), ("to ", intent.path.destination)]
     # A 'for' target of everyone (not a path end: "to the Internet" may name 'any').
-    anywhere = [(label, f) for label, f in ends if not label and _any(f)
+    everyone = [f for label, f in ends if not label and _any(f)
                 and f.kind in ("endpoint", "group")]
     ends = [(label, f) for label, f in ends if not _any(f)]
     spans = [ctx.name(f.value) for _, f in ends]  # every name claimed before any is missed
     out = []
-    for label, f in anywhere:
+    for f in everyone:
         # Everyone: a name the intent does not account for narrows it ("on the wifi").
         if (other := _other_name(ctx, f)) is not None:
-            out.append(Finding("target", f"{label}{f.kind} {f.value}", "contradicted",
-                               other.span, f"the sentence names {other.text!r}"))
+            out.append(Finding("target", f"{f.kind} {f.value}", "contradicted", other.span,
+                               f"the sentence names {other.text!r}"))
     for (label, f), span in zip(ends, spans):
         fact = f"{label}{f.kind} {f.value}"
         required = not ctx.vocab.is_implicit(f.value)
@@ -440,7 +442,7 @@ def _implied(ctx: _Context, src: list[tuple[int, int]], dst: list[tuple[int, int
 def _end_spans(ctx: _Context, f: Function) -> list[tuple[int, int]]:
     """Every span where the sentence names a path end (or an equivalent)."""
     if _any(f):
-        return [h.span for h in ctx.r.hits["any_end"]]
+        return [h.span for h in ctx.r.hits.get("any_end", ())]
     found = [m.span for m in ctx.mentions if ctx.vocab.names(m, f.value)]
     if not found and (span := ctx.name(f.value)) is not None:
         found = [span]

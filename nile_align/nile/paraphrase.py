@@ -21,7 +21,7 @@ of the pair, both directions and the model, is composed in
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from .reading import ITEMS, Reading, StatedAmount, StatedName, Statement, read
 
@@ -54,7 +54,8 @@ class Fact:
     other: tuple[int, int] | None = None    # in B
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {"kind": self.kind, "fact": self.fact, "status": self.status,
+                "detail": self.detail, "span": self.span, "other": self.other}
 
     def describe(self) -> str:
         detail = f": {self.detail}" if self.detail else ""
@@ -282,7 +283,8 @@ def _targets(sa: Statement, sb: Statement) -> list[Fact]:
         else:
             out.append(Fact("target", fact, "lost", "B does not name it", x.span))
     if sa.everyone is not None:
-        named = [y for y in sb.targets if not any(vocab.is_implicit(k) for k in y.keys)]
+        named = [y for y in sb.targets if not any(vocab.is_implicit(k) for k in y.keys)
+                 and not _same_any(y, sa, vocab)]
         out.append(Fact("target", "everyone", "contradicted" if named else "kept",
                         f"B names {named[0].text!r}" if named else "", sa.everyone.span,
                         named[0].span if named else None))
@@ -326,19 +328,13 @@ def _window(sa: Statement, sb: Statement) -> list[Fact]:
 def _unread(sa: Statement, sb: Statement) -> list[Fact]:
     """Words of A the rules could not read are kept only when B has the same words."""
     said = {u.text.casefold() for u in sb.unread}
-    words = sb.text.casefold()
     out = []
     for u in sa.unread:
         text = u.text.casefold()
         if text in said or (u.what.startswith(("a number", "a name", "a time"))
-                            and _has_word(words, text)):
+                            and text in sb.tokens):
             out.append(Fact("unread", u.text, "kept", u.what, u.span))
         else:
             out.append(Fact("unread", u.text, "unclear", u.what, u.span))
     return out
 
-
-def _has_word(text: str, word: str) -> bool:
-    import re
-
-    return re.search(r"(?<!\w)" + re.escape(word) + r"(?!\w)", text) is not None

@@ -186,7 +186,7 @@ CUES: dict[str, str] = {
     "max": r"\b(?:max(?:imum|imal)?|at most|up to|no more than|not (?:to )?exceed\w*|"
            r"may not exceed|(?:can|must|may|will|should) not go (?:above|over|beyond)|"
            r"limit(?:s|ed|ing)?|cap(?:s|ped|ping)?|ceiling|throttl\w*|restrict(?:s|ed|ing)?|"
-           r"tops? out at|no (?:faster|higher|greater) than|(?:not|n't) (?:\w+ ){0,2}?"
+           r"tops? out at|no (?:faster|higher|greater) than|(?:not|\w+n't) (?:\w+ ){0,2}?"
            r"(?:more|over|above|beyond) than)\b",
     "min": r"\b(?:min(?:imum|imal)?|at least|no less than|guarantee\w*|reserv\w*|floor|"
            r"(?:never|not) (?:drop\w* |fall\w* |go\w* )?below|no (?:slower|lower) than)\b",
@@ -223,7 +223,9 @@ CUES: dict[str, str] = {
                  r"\ball day(?: long)?\b|\bno time restrictions?\b|\bany ?time\b|"
                  r"\bmidnight to midnight\b|\b24 hours a day\b)",
 }
-_COMPILED = {name: re.compile(p, re.I) for name, p in CUES.items()}
+# A look-ahead for a word character first lets the engine skip to where a cue may start
+# (about a third faster on NEAT English; the matches are the same).
+_COMPILED = {name: re.compile(r"(?=[a-z0-9/])" + p, re.I) for name, p in CUES.items()}
 #: The cue families of verbs: the order in which their cues are looked for.
 FAMILIES = {"acl": ("unblock", "block", "allow"), "chain": ("remove", "add")}
 #: The cue that says the opposite of a verb, per family.
@@ -283,6 +285,10 @@ _NOT_HOURS = re.compile(r"\s*(?:[%/]|[a-z]*bps\b|[kmgt]?b\b|[kmgt]?bytes?\b|gigs
                         r"users?\b|percent\b|times\b|hosts?\b|devices?\b|in the\b|"
                         r"at night\b|o'clock\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
                         r"dec)\w*)", re.I)
+
+
+_NAMED_TIME = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
+_NAMED_TIMES = re.compile(r"\b(?:noon|midday|midnight)\b", re.I)
 
 
 def _clock(hour: int, minute: int, half: str) -> str | None:
@@ -363,9 +369,8 @@ def _times(text: str) -> list[tuple[str, Span]]:
                 if m.group(group + 1) else m.end(group)
             if not any(a <= start < b for a, b in found):
                 found[(start, end)] = pair[k]
-    for word, clock in (("noon", "12:00"), ("midday", "12:00"), ("midnight", "00:00")):
-        for m in re.finditer(r"\b" + word + r"\b", text, re.I):
-            found[m.span()] = clock
+    for m in _NAMED_TIMES.finditer(text):
+        found[m.span()] = _NAMED_TIME[m.group(0).lower()]
     return sorted(((c, s) for s, c in found.items()), key=lambda t: t[1])
 
 
@@ -522,6 +527,26 @@ class Statement:
     whole_day: Hit | None               # "24/7", "at all times", "midnight to midnight"
     everyone: Hit | None                # "every user", "everyone"
     unread: tuple[Unread, ...]
+
+    @functools.cached_property
+    def key(self) -> tuple:
+        """Every fact without its words: two statements with one (non-empty) key state the
+        same facts, so each keeps every fact of the other (a cheap test before comparing)."""
+        return (
+            tuple(sorted((a.kind, round(a.value, 6), a.bound, a.way, a.period, a.lifted)
+                         for a in self.amounts)),
+            tuple(sorted((i.keys, i.category, i.polarity or "") for i in self.items)),
+            tuple(sorted((t.keys, t.role or "") for t in self.targets)),
+            tuple(sorted((k, VERB.get(h.name, h.name)) for k, h in self.polarity.items())),
+            None if self.window is None else (self.window.kind, self.window.start,
+                                              self.window.end),
+            self.whole_day is not None, self.everyone is not None,
+            tuple(sorted((u.what, u.text.casefold()) for u in self.unread)))
+
+    @functools.cached_property
+    def tokens(self) -> frozenset[str]:
+        """The sentence's words, case-folded."""
+        return frozenset(w.casefold() for w in _TOKEN.findall(self.text))
 
     @property
     def path(self) -> tuple[StatedName, StatedName] | None:
@@ -742,11 +767,17 @@ _NOT_FROM = re.compile(r"\b(?:tak\w*|pull\w*|strip\w*|remov\w*|kept|keep\w*|lock
 _LINK = re.compile(r"(?:\s+(?:traffic|network|users?|hosts?|link|connection))?\s*(?:-?\s*to\s*-?|"
                    r"-|→|->)\s*" + _ARTICLE, re.I)
 _DIGITS = re.compile(r"\d")
+_TOKEN = re.compile(r"[\w'/:.,-]*\w")
 _UNIT_WORD = re.compile(r"(?:bits?|bytes?|bps|gigs?|megs?)\b", re.I)
 _MODAL_ITEM = re.compile(r"\b(?:can|may|could|able to|free to|allowed to|permitted to)\s+$", re.I)
 _WORD = re.compile(r"\w")
 _ACL = frozenset({"unblock", "block", "allow", "weak_block"})
-_TIME_WORDS = re.compile(r"noon|midday|midnight", re.I)
+# What any clock time or date needs (cheap tests before the full patterns).
+_TIME_HINT = re.compile(r":|\d\s*[ap]\.?m\b|\b(?:noon|midday|midnight|morning|afternoon|evening|"
+                        r"night)\b|\d\s*(?:-|–|to|until|till|and)\s*\d|\d{4}", re.I)
+_DATE_HINT = re.compile(r"\d{4}|\d[/.]\d|\b(?:" + "|".join(
+    m for m in ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                "dec")) + r")", re.I)
 
 
 def read(text: str, vocab: Vocabulary | None = None) -> Reading:
@@ -758,21 +789,24 @@ def read(text: str, vocab: Vocabulary | None = None) -> Reading:
     names = [m.span for m in mentions]
     digits = _DIGITS.search(text) is not None
     amounts = tuple(_amounts(text)) if digits or _UNIT_WORD.search(text) else ()
-    times = tuple(_times(text)) if digits or _TIME_WORDS.search(text) else ()
-    dates = tuple(_dates(text)) if digits else ()
-    hits = {name: tuple(Hit(name, m.start(), m.end(), m.group(0))
-                        for m in pattern.finditer(text)
-                        # a verb inside a longer name is the name ("intrusion prevention",
-                        # "traffic monitor"; but "monitored" names the monitor and says add)
-                        if not any(a <= m.start() < b and (a, b) != m.span()
-                                   and (name in _ACL or b - a > m.end() - m.start())
-                                   for a, b in names))
-            for name, pattern in _COMPILED.items()}
+    times = tuple(_times(text)) if _TIME_HINT.search(text) else ()
+    dates = tuple(_dates(text)) if digits and _DATE_HINT.search(text) else ()
+    hits: dict[str, tuple[Hit, ...]] = {}
+    for name, pattern in _COMPILED.items():
+        found = [Hit(name, m.start(), m.end(), m.group(0)) for m in pattern.finditer(text)]
+        if found and names:
+            # A verb inside a longer name is the name ("intrusion prevention", "traffic
+            # monitor"); but "monitored" names the monitor and says add.
+            found = [h for h in found if not any(
+                a <= h.start < b and (a, b) != h.span and (name in _ACL or b - a > h.end - h.start)
+                for a, b in names)]
+        if found:
+            hits[name] = tuple(found)
     # An item used as a verb after a permission: "labs should be able to scp", "may ssh".
     verbs = tuple(Hit("allow", m.start(), span[1], text[m.start():span[1]])
                   for span in names if (m := _MODAL_ITEM.search(text, 0, span[0])))
     if verbs:
-        hits["allow"] = tuple(sorted(hits["allow"] + verbs, key=lambda h: h.start))
+        hits["allow"] = tuple(sorted(hits.get("allow", ()) + verbs, key=lambda h: h.start))
     clauses, start = [], 0
     for m in _CLAUSE.finditer(text):
         if _WORD.search(text, start, m.start()):  # a clause has words ("A, but B": 2)
@@ -849,7 +883,8 @@ def _stated_amount(r: Reading, a: Amount, lifted: bool) -> StatedAmount:
     sentence says (a sentence-wide "each hour" or "uploads and downloads combined")."""
     clause = r.amount_clause(a)
     bound = _meaning(r.bound(a)) or _only_one(r, {"max": "max", "min": "min"})
-    way = "any" if any(clause[0] <= h.start < clause[1] + NEAR for h in r.hits["both_ways"]) \
+    way = "any" if any(clause[0] <= h.start < clause[1] + NEAR
+                       for h in r.hits.get("both_ways", ())) \
         else _meaning(r.nearest(WAYS[0], a))
     if way is None:
         near = {m for m, _ in filter(None, (r.nearest({k: v}, a, NEAR)
