@@ -35,9 +35,11 @@ from .resources import __version__
 #: Public names loaded on first use, and where they live.
 _LAZY = {
     "Finding": "nile.facts", "check_facts": "nile.facts", "suggest": "nile.repair",
-    "perturbations": "nile.perturb",
+    "perturbations": "nile.perturb", "read": "nile.reading", "Reading": "nile.reading",
+    "Statement": "nile.reading", "compare": "nile.paraphrase",
     "Scorer": "judge.scoring", "Signature": "judge.signature", "Judge": "judge.verdict",
-    "Verdict": "judge.verdict", "compose": "judge.verdict",
+    "Verdict": "judge.verdict", "compose": "judge.verdict", "ParaVerdict": "judge.verdict",
+    "compose_para": "judge.verdict", "para_verdicts": "judge.verdict",
     "calibrate": "evaluation.calibration", "resolve_judge": "evaluation.calibration",
     "run_evaluation": "evaluation.evaluate",
     "build_graph": "graph.translation", "propagate": "graph.translation",
@@ -55,12 +57,13 @@ def __getattr__(name: str):
 
 __all__ = [
     "Bandwidth", "CorpusError", "Diagnostic", "Difference", "Finding", "Function", "Intent",
-    "Judge", "NileAlignError", "NileParser", "NileSyntaxError", "Operation", "Path", "Quota",
-    "ReviewStore", "Schedule", "Scorer", "Signature", "Time", "UsageError", "Validation",
-    "Verdict", "build_graph", "calibrate", "check", "check_facts", "compose", "diff",
-    "load_decisions", "load_pairs", "parse", "parse_with_warnings", "perturbations",
-    "propagate", "resolve_judge", "run_check", "run_evaluation", "suggest", "validate",
-    "__version__",
+    "Judge", "NileAlignError", "NileParser", "NileSyntaxError", "Operation", "ParaVerdict",
+    "Path", "Quota", "Reading", "ReviewStore", "Schedule", "Scorer", "Signature", "Statement",
+    "Time", "UsageError", "Validation", "Verdict", "build_graph", "calibrate", "check",
+    "check_facts", "compare", "compose", "compose_para", "diff", "load_decisions",
+    "load_pairs", "para_verdicts", "parse", "parse_with_warnings", "perturbations",
+    "propagate", "read", "resolve_judge", "run_check", "run_evaluation", "suggest",
+    "validate", "__version__",
 ]
 
 #: Modules of the flat layout before issue 15, and where they are now.

@@ -273,6 +273,10 @@ def _quota(item: Quota, ctx: _Context) -> list[Finding]:
             if near is not None:
                 break
         both = any(all(ctx.r.first(name) for name in ways.values()) for ways in WAYS)
+        if near is None and not both:
+            # One quota direction said anywhere ("2gb/day, upload only") narrows it too.
+            said = [h for h in (ctx.r.first(name) for name in WAYS[0].values()) if h]
+            near = (said[0].name, said[0]) if len(said) == 1 else None
         if near is not None and not both:
             _, hit = near
             out.append(Finding("direction", "any", "contradicted", hit.span,
@@ -398,7 +402,10 @@ def _path(intent: Intent, ctx: _Context) -> list[Finding]:
 
     right = linked("src", "dst") or marked("src", "from") or marked("dst", "to")
     wrong = linked("dst", "src") or marked("dst", "from") or marked("src", "to")
-    if wrong and not right:
+    if wrong and right:
+        return [Finding("path", fact, "missing", required=True,
+                        detail="the sentence says both ways the traffic goes")]
+    if wrong:
         return [Finding("path", fact, "contradicted", wrong,
                         "the sentence has the direction reversed", True)]
     if right:

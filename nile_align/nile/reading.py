@@ -46,18 +46,44 @@ _SIZE_WORDS = {"gig": 9, "gigs": 9, "meg": 6, "megs": 6}
 PERIOD_SUFFIX = {"h": "hour", "hr": "hour", "hour": "hour", "d": "day", "day": "day",
                  "w": "week", "wk": "week", "week": "week", "mth": "month", "mo": "month",
                  "month": "month"}
-#: Small numbers written as words ("two gigabytes", "ten megabits per second").
-_WORD_NUMBERS = {w: n for n, w in enumerate(
+#: Numbers written as words ("two gigabytes", "twenty-five megabits", "two hundred GB").
+_UNITS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty".split())} | {
-    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "hundred": 100, "a hundred": 100,
-    "a thousand": 1000, "a": 1, "an": 1, "half a": 0.5}
+    "fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * n for n, w in enumerate(
+    "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
+_SMALL = (r"(?:(?:" + "|".join(_TENS) + r")(?:[- ](?:" + "|".join(list(_UNITS)[1:10])
+          + r"))?|" + "|".join(sorted(_UNITS, key=len, reverse=True)) + r")")
+_WORDS = (r"(?:" + _SMALL + r"(?:[- ]hundred(?:[- ](?:and[- ])?" + _SMALL
+          + r")?)?(?:[- ]thousand)?|(?:an?[- ])?(?:hundred|thousand)|(?:half )?an?(?= +(?:gig|"
+          r"meg|kilo|mega|giga|tera|[kmgt]b)))")
 _AMOUNT = re.compile(
-    r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\b(?:"
-    + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")(?= +[a-z]))"
-    r"(?P<k>k(?=\s*[mgt]?b))?\s*-?\s*"
-    r"(?P<unit>[a-z]+(?:/[a-z]+)?)(?P<persec>\s+(?:per|a|each|every)\s+(?:second|sec)\b)?",
-    re.I)
+    r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\b" + _WORDS
+    + r"(?=[- ]+[a-z]))(?P<k>k(?=\s*[mgt]?b))?\s*-?\s*"
+    r"(?P<unit>[a-z]+(?:/[a-z]+)?)(?P<persec>\s*-?\s*(?:per|a|each|every|by)\s*-?\s*"
+    r"(?:second|sec)\b)?", re.I)
+
+
+def _number(said: str) -> float:
+    """A number written in digits or words ("1,000", "twenty-five", "two hundred")."""
+    words = said.lower().replace("-", " ").split()
+    if not words[0].isalpha():
+        return float(said.replace(",", ""))
+    if words[:2] in (["half", "a"], ["half", "an"]):
+        return 0.5
+    total, current = 0.0, 0.0
+    for w in words:
+        if w in ("a", "an"):
+            current = max(current, 1)
+        elif w in _UNITS:
+            current += _UNITS[w]
+        elif w in _TENS:
+            current += _TENS[w]
+        elif w == "hundred":
+            current = max(current, 1) * 100
+        elif w == "thousand":
+            total, current = (total + max(current, 1)) * 1000, 0
+    return total + current
 #: A number that shares the unit of the amount after it: "4 or 5 Mbps", "10 to 20 GB".
 _SHARED = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s*(?:or|to|and|-|–)\s*$", re.I)
 
@@ -106,9 +132,7 @@ def _amounts(text: str) -> list[Amount]:
             out.append(Amount(kind, number * scale, shared.span(1), shared.group(1), period,
                               number, exponent))
         # "5k MB" is 5,000 MB; "a gig" is one, "ten megabits" ten.
-        said = m.group("num").lower()
-        number = float(_WORD_NUMBERS[said]) if said in _WORD_NUMBERS else \
-            float(said.replace(",", ""))
+        number = _number(m.group("num"))
         if m.group("k"):
             number *= 1000
         out.append(Amount(kind, number * scale, m.span(), m.group(0), period, number, exponent))
@@ -145,7 +169,8 @@ CUES: dict[str, str] = {
              r"(?:\w+ ){0,3}?off|bar(?:s|red|ring)? (?:from|\w+ from)|barred|lock\w* out|"
              r"closed (?:off )?to|disabl\w*|turn\w* off|switch\w* off|unavailable|"
              r"refus\w*|blackhol\w*|drop(?:s|ped|ping)? (?:all )?(?:\w+ ){0,2}?(?:traffic|"
-             r"packets|connections)|kill\w*|nuk\w*|squash\w*|not (?:\w+ ){1,5}?(?:permitted|"
+             r"packets|connections)|kill\w*|nuk\w*|squash\w*|stop\w* (?:allow|permitt|lett)\w*|"
+             r"not (?:\w+ ){1,5}?(?:permitted|"
              r"allowed|authori[sz]ed)|" + _NEG_SUBJECT + r")\b",
     "allow": r"\b(?:allow\w*|permit\w*|whitelist\w*|enabl\w*|authori[sz]\w*|grant\w*|lets?|"
              r"(?:can|may|could|able to|gets? to|free to) (?:\w+ ){0,2}?(?:use|access|send|"
@@ -155,10 +180,11 @@ CUES: dict[str, str] = {
              r"(?:is|are) available|available to|opened up|open\w* up|(?:stays?|remains?|"
              r"kept|keeps?|left) (?:\w+ )?(?:open|available|allowed|permitted|accessible|enabled|"
              r"on|reachable|unblocked)|keep\w* (?:their |its )?access|(?:is|are) fine|"
-             r"accessible|reachable|(?:can|may|could) join|open(?:s|ed|ing)?|yes)\b",
+             r"accessible|reachable|(?:can|may|could) join|open(?:s|ed|ing)?|yes|ok|okay|fine)\b",
     "weak_block": r"\bno\b(?! (?:longer|more|less|fewer|later|earlier)\b)",
     "remove": r"\b(?:remov\w*|no longer|stop\w*|without|bypass\w*|disabl\w*|turn\w* off|"
-              r"tak\w* (?:\w+ ){0,3}?(?:off|out)|there (?:is|are|will be) no|exempt\w*|lift\w*|"
+              r"(?:tak\w*|took) (?:\w+ ){0,3}?(?:off|out)|get\w* rid of|got rid of|"
+              r"there (?:is|are|will be) no|exempt\w*|lift\w*|"
               r"strip\w* (?:[\w+/&,-]+ ){0,4}?out|pull\w* (?:[\w+/&,-]+ ){0,4}?out|"
               r"decommission\w*|uninstall\w*|skip\w*|(?:rout|go|goes|went|going)\w* around|"
               r"dispens\w* with|drop\w* (?:\w+ ){0,4}?"
@@ -173,7 +199,10 @@ CUES: dict[str, str] = {
             r"doesn't have|don't have|not have|remov\w*|lift\w*|eliminat\w*|"
             r"drop\w* (?:the |a |an |its |their |any )?(?:\w+ ){0,3}?(?:limit|quota|cap|"
             r"restriction|throttl\w*)s?|unset|unlimited|uncapped|unthrottled|unmetered|scrap\w*|"
-            r"abolish\w*|do\w* away with|any ?more|tak\w* (?:off|away|down) (?:the |a |an |its |"
+            r"abolish\w*|do\w* away with|any ?more|get\w* rid of|got rid of|withdr[ae]w\w*|"
+            r"(?:kill\w*|nuk\w*|scrap\w*) (?:the |a |an |its |their )?(?:\S+ ){0,3}?(?:limit|quota|"
+            r"cap|floor|ceiling)s?|"
+            r"(?:tak\w*|took) (?:off|away|down) (?:the |a |an |its |"
             r"their )?(?:\w+ ){0,3}?(?:limit|quota|cap|floor|ceiling|throttl\w*)s?|"
             r"(?:limit|quota|cap|floor|ceiling|"
             r"restriction|minimum|maximum|guarantee)s? (?:\w+ ){0,6}?(?:is|are|has been|"
@@ -197,10 +226,10 @@ CUES: dict[str, str] = {
     "outgoing": r"\b(?:outgoing|outbound|egress|send(?:s|ing)?|sent)\b",
     "incoming": r"\b(?:incoming|inbound|ingress|receiv\w*)\b",
     "hour": r"\b(?:per|an|each|every) (?:hour|hr)\b|\bhourly\b|/h(?:r|our)?\b",
-    "day": r"\b(?:per|a|each|every) day\b|\bdaily\b|/d(?:ay)?\b|"
+    "day": r"\b(?:per|a|each|every|by) day\b|\bdaily\b|/d(?:ay)?\b|"
            r"\b(?:per|each|every|a) 24[- ]?hours?(?: period)?\b|\bdays?\b",
-    "week": r"\b(?:per|a|each|every) week\b|\bweekly\b|/w(?:ee)?k\b|\bweeks?\b",
-    "month": r"\b(?:per|a|each|every) month\b|\bmonthly\b|/m(?:on)?th\b|\bmonths?\b",
+    "week": r"\b(?:per|a|each|every|by) week\b|\bweekly\b|/w(?:ee)?k\b|\bweeks?\b",
+    "month": r"\b(?:per|a|each|every|by) month\b|\bmonthly\b|/m(?:on)?th\b|\bmonths?\b",
     "both_ways": r"\b(?:(?:incoming|inbound|download\w*|down) (?:and|or|\+|/) (?:outgoing|outbound|"
                  r"upload\w*|up)|(?:outgoing|outbound|upload\w*|up) (?:and|or|\+|/) (?:incoming|"
                  r"inbound|download\w*|down)|send(?:s|ing)? (?:and|or) receiv\w*|receiv\w* "
@@ -302,6 +331,8 @@ def _clock(hour: int, minute: int, half: str) -> str | None:
 #: Hours written as four digits ("0800-1800", "2200 to 0600").
 _MILITARY = re.compile(r"\b([01]\d|2[0-4])([0-5]\d)\s*(?:-|–|to|until|till)\s*([01]\d|2[0-4])"
                        r"([0-5]\d)\b(?!\s*(?:[a-z]|/))", re.I)
+#: Words that say which half of the day a range of bare hours is in.
+_HALF_WORD = re.compile(r"\b(?:morning|evening|night|afternoon)s?\b", re.I)
 #: What may open a range of two bare hours ("from 6 to 10", not "6 to 10 Mbps").
 _RANGE_OPENING = re.compile(r"(?:\b(?:from|between)\s+|\()$", re.I)
 
@@ -332,6 +363,10 @@ def _range(m: re.Match) -> tuple[str, str] | None:
         pair = (_clock(*first, ""), _clock(*second, ""))
     elif second[0] < first[0] and (opened or m.group(0).count("-") == 1):
         pair = (_clock(*first, "am"), _clock(*second, "pm"))  # "9-5", "from 8 to 6"
+    elif opened and (half := _HALF_WORD.search(m.string)) is not None:
+        # "In the evenings, from 6 to 11": the sentence says which half of the day.
+        half = "am" if half.group(0).lower().startswith("morning") else "pm"
+        pair = (_clock(*first, half), _clock(*second, half))
     else:
         return None
     return None if None in pair else pair  # type: ignore[return-value]
@@ -380,7 +415,7 @@ _MONTHS = {m: n for n, names in enumerate(
      ("oct", "october"), ("nov", "november"), ("dec", "december")], 1) for m in names}
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
-_YEAR = r"(?:,?\s+(?P<year>\d{4}))?"
+_YEAR = r"(?:,?\s+(?:of\s+)?(?P<year>\d{4}))?"
 _DATE_PATTERNS = [
     re.compile(r"\b" + _MONTH + r"\s+" + _DAY + r"\b" + _YEAR, re.I),           # May 10th 2024
     re.compile(r"\b" + _DAY + r"\s+(?:of\s+)?" + _MONTH + r"\b" + _YEAR, re.I),  # 10 May 2024
@@ -388,16 +423,16 @@ _DATE_PATTERNS = [
 ]
 #: One month, two days: "May 10-20, 2024", "May 10th to 20th".
 _DAY_RANGE = re.compile(r"\b" + _MONTH + r"\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to|"
-                        r"through|until|till)\s*(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b" + _YEAR,
-                        re.I)
+                        r"through|until|till)\s*(?:the\s+)?(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
+                        r"(?:\s+of)?" + _YEAR, re.I)
 
 
 #: Numeric dates, day/month/year or month/day/year: "01/06/2024", "6/15/2024".
 _SLASH_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b")
 #: Two days, one month: "10-20 May 2024", "between 10 and 20 May".
 _DAY_RANGE_AFTER = re.compile(r"\b(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to|through|until|till|"
-                              r"and)\s*(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH
-                              + r"\b" + _YEAR, re.I)
+                              r"and)\s*(?:the\s+)?(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+                              + _MONTH + r"\b" + _YEAR, re.I)
 
 
 def _dates(text: str) -> list[tuple[Date, Span]]:

@@ -94,7 +94,12 @@ class Vocabulary:
                 self.category.setdefault(key, category)
                 self.value.setdefault(key, value)
                 forms = self.spellings.setdefault(key, set())
-                forms.update(w for w in (self.words(x) for x in [value, *aliases]) if w)
+                said = [w for w in (self.words(x) for x in [value, *aliases]) if w]
+                forms.update(said)
+                # A two-word name said the other way round, as translated English does:
+                # "transfer of files", "the network of the guests".
+                forms.update(form for a, b in (w for w in said if len(w) == 2)
+                             for form in ((b, "of", a), (b, "of", "the", a)))
         self._class: dict[str, frozenset[str]] = {}
         for group in data.get("equivalent", {}).get("classes", []):
             members = frozenset(v.casefold() for v in group)
