@@ -180,6 +180,13 @@ def render_html(summary: dict, flags: list[Flag], rows: list[dict]) -> str:
             parts += [f"<li>{_e(s['text'])} <small>({_e(', '.join(s['systems']))}; rows "
                       f"{_e(', '.join(map(str, s['rows'])))})</small></li>" for s in f.sentences]
             parts.append("</ul>")
+            if f.differ:
+                parts.append("<p>Where they differ:</p><ul>" + "".join(
+                    f"<li>{_e(d['kind'])} {_e(d['fact'])}: said in “{_e(d['in'])}”, "
+                    f"{_e(d['status'])} in the other; the intent {_e(d['intent'])} it</li>"
+                    for d in f.differ) + "</ul>")
+            if f.shared:
+                parts.append(f"<p>Both state: {_e(', '.join(f.shared))}</p>")
             if f.scores:
                 parts.append("<table><tr><th>kind</th><th>A</th><th>B</th><th>score</th>"
                              "<th>verdict</th><th>decision</th></tr>")

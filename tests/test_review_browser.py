@@ -1,5 +1,5 @@
 """The review page in real headless Chromium (Debian's /usr/bin/chromium driven by
-Playwright): accept one flag's repair suggestion with its keyboard shortcut, edit one Nile
+Playwright): show where two translations differ, accept one flag's repair suggestion with its keyboard shortcut, edit one Nile
 intent, reload, see both persisted; and the report's chart of translating systems. ``NILE_ALIGN_SCREENSHOTS=docs`` also refreshes the README's picture."""
 
 from __future__ import annotations
@@ -49,14 +49,19 @@ def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch):
     base = f"http://127.0.0.1:{server.server_address[1]}"
     try:
         page = browser.new_page(viewport={"width": 1100, "height": 900})
-        page.goto(base + "/queue?rule=cond6")
+        # A (5) violation: where the two accepted translations differ, and whether the
+        # intent says it (the README's picture).
+        page.goto(base + "/queue?rule=cond5")
+        page.click("#next")
+        assert "out/demo" in page.inner_text("header")
+        assert "target wireless" in page.inner_text("#differ")
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / "review-page.png"), full_page=True)
+        page.goto(base + "/queue?rule=gold_disagreement")
         page.click("#next")
         assert page.inner_text("#status") == "open"
         flag_url = page.url
-        assert "out/demo" in page.inner_text("header")
-        shots.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(shots / "review-page.png"), full_page=True)
-        assert "block → allow" in page.inner_text("#suggestion-diff")
+        assert "50 mbps → 5 mbps" in page.inner_text("#suggestion-diff")
         page.keyboard.press("f")  # accept the suggested repair, by its shortcut
         page.wait_for_selector("#message")
         assert "edited by ana" in page.inner_text("#message")
@@ -84,9 +89,9 @@ def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch):
         server.store.close()
     with ReviewStore(out) as store:
         edits = store.decisions().edits
-    assert edits == [{"field": "nile", "old": "for endpoint('guests') block service('file transfer')",
-                      "new": "for endpoint('guests') allow service('file transfer')",
-                      "text": "Guests may use file transfer"},
+    assert edits == [{"field": "nile", "old": "for endpoint('labs') set bandwidth('max', '50', 'mbps')",
+                      "new": "for endpoint('labs') set bandwidth('max', '5', 'mbps')",
+                      "text": "The labs are capped at 5 Mbps"},
                      {"field": "nile", "old": BAD,
                       "new": "for endpoint('hosts') set bandwidth('max', '4', 'mbps')"}]
 

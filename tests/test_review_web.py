@@ -114,6 +114,12 @@ def test_flag_page_shows_everything_escaped(served, out):
     assert '<span class="verdict not_aligned">not aligned</span>' in page
     assert '<span class="kw">for</span>' in page and '<span class="fn">endpoint</span>' in page
     assert "→" in page and "2.000" in page and "-1.000" in page
+    # What makes the two sentences paraphrases, and where cond5's translations differ.
+    assert re.search(r'id="shared">Both sentences state: [^<]*polarity block youtube', page)
+    _, _, page = c.get(f"/flag/{ids['cond5']}")
+    assert re.search(r'id="differ"><li class="lost"><b>target wireless</b>: said in '
+                     r'“Guests on the wireless network[^<]*”, lost in the other', page)
+    assert "the intent <b>lacks</b> it" in page
 
 
 def test_an_uncertain_flag_is_reviewed_like_any_other(served, out):
