@@ -16,8 +16,8 @@ OUT    ?= out
 CHROMIUM := /usr/bin/chromium
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench bench-parser bench-scoring bench-graph bench-scale fact-check \
-	paraphrase-check setup clean screenshot
+.PHONY: run test bench bench-parser bench-scoring bench-graph bench-scale bench-review \
+	bench-run fact-check paraphrase-check setup clean screenshot
 
 setup: $(STAMP)
 
@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml Makefile
 	touch $@
 
 run: $(STAMP)
-	$(BIN)/nile-align run corpora/demo.csv --out $(OUT)/demo
+	$(BIN)/nile-align run corpora/demo.csv --out $(OUT)/demo --scores align
 
 $(CHROMIUM):
 	$(SUDO) apt-get install -y -q chromium >/dev/null 2>&1 \
@@ -45,7 +45,8 @@ test: $(STAMP) $(CHROMIUM)
 screenshot: $(STAMP) $(CHROMIUM)
 	NILE_ALIGN_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/test_review_browser.py
 
-bench: bench-parser bench-scoring bench-graph bench-scale fact-check paraphrase-check
+bench: bench-parser bench-scoring bench-graph bench-scale bench-review bench-run fact-check \
+	paraphrase-check
 
 bench-parser: $(STAMP)
 	$(BIN)/python benchmarks/bench_parser.py
@@ -61,6 +62,14 @@ bench-graph: $(STAMP)
 
 bench-scale: $(STAMP)
 	$(BIN)/python benchmarks/bench_scale.py
+
+# The review queue with 10,000 open flags (server, Chromium, terminal mode).
+bench-review: $(STAMP) $(CHROMIUM)
+	$(BIN)/python benchmarks/bench_review.py
+
+# The main job end to end on a NEAT-sized corpus (250,000 rows), and its growth from 10,000.
+bench-run: $(STAMP)
+	$(BIN)/python benchmarks/bench_run.py
 
 # The fact check on real NEAT English and its one-fact perturbations (docs/fact-check.md).
 fact-check: $(STAMP)

@@ -36,7 +36,9 @@ class CheckResult:
 def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
               template: str = "net", threshold: float | None = None, candidates: int = 5,
               max_hops: int = 1, decisions: Decisions | list[dict] | None = None,
-              judge: Judge | None = None) -> CheckResult:
+              judge: Judge | None = None, para_judge: Judge | None = None,
+              scores: str = "counted", graph_files: str = "auto",
+              progress: bool | None = False) -> CheckResult:
     """Build, propagate and check the graph of a loaded corpus (:func:`load_pairs`), and
     write the outputs to ``out`` when given. ``scorer``: a Scorer or a score function;
     ``judge``/``threshold``: what a score is worth (default: the model's calibration, see
@@ -44,14 +46,18 @@ def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
 
     ``decisions`` (:func:`nile_align.review.load_decisions`): corpus edits are applied
     first, alignments and paraphrases override the scores, and a flag decided on the same
-    evidence comes back with status ``decided`` instead of ``open``.
+    evidence comes back with status ``decided`` instead of ``open``. ``scores``: which scores
+    are computed (:data:`nile_align.graph.translation.SCORES`); ``graph_files``: see
+    :func:`nile_align.report.write_outputs`; ``progress``: bars on stderr (None: only on a
+    terminal).
     """
     if isinstance(decisions, Decisions):
         corpus = decisions.apply_edits(corpus)
     timings = {}
     started = time.perf_counter()
     g = build_graph(corpus, scorer, template=template, threshold=threshold,
-                    candidates=candidates, decisions=decisions, judge=judge)
+                    candidates=candidates, decisions=decisions, judge=judge,
+                    para_judge=para_judge, scores=scores, progress=progress)
     timings["build"] = time.perf_counter() - started
     started = time.perf_counter()
     inferred = propagate(g, max_hops=max_hops)
@@ -69,6 +75,7 @@ def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
     report = None
     if out is not None:
         started = time.perf_counter()
-        report = write_outputs(g, flags, summary, out)
+        report = write_outputs(g, flags, summary, out, graph_files=graph_files,
+                               progress=progress)
         timings["write"] = time.perf_counter() - started
     return CheckResult(g, flags, summary, report, timings)

@@ -1,74 +1,143 @@
-"""Write a checked graph out: alignments.jsonl, flags.jsonl, graph.json, graph.graphml,
-summary.json and one self-contained report.html (no network, no external assets)."""
+"""Write a checked graph out: alignments.jsonl, flags.jsonl, summary.json, one
+self-contained report.html (no network, no external assets) and, up to a size, graph.json
+and graph.graphml.
+
+Every file is written to a temporary name and renamed when complete, so an interrupted run
+(a crash, Ctrl-C) never leaves half a file: each output is either the new one or absent (or
+the previous run's). The JSON Lines files are streamed, one record at a time, and the report
+stays small at any corpus size: it shows the summary, the systems and up to
+:data:`REPORT_FLAGS` flags per rule in full, and the first :data:`REPORT_ROWS` alignments,
+with a line pointing to the JSON Lines for the rest.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
+import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import networkx as nx
 
 from .graph.checker import RULES, Flag
 from .graph.translation import _align_edges
 
-__all__ = ["alignment_records", "write_outputs"]
+__all__ = ["GRAPH_FILES_EDGES", "REPORT_FLAGS", "REPORT_ROWS", "alignment_records",
+           "write_outputs"]
+
+log = logging.getLogger("nile_align")
+
+#: graph.json and graph.graphml are written up to this many edges (``graph_files="auto"``):
+#: beyond, node-link JSON and GraphML repeat every attribute of every edge (hundreds of MB
+#: at NEAT size) and no tool opens them comfortably; alignments.jsonl and flags.jsonl hold
+#: every pair and flag.
+GRAPH_FILES_EDGES = 200_000
+#: Flags the report shows per rule, and alignment rows (the JSON Lines files hold them all).
+REPORT_FLAGS = 200
+REPORT_ROWS = 1000
 
 
 def alignment_records(g: nx.Graph) -> Iterator[dict]:
-    """One record per corpus row of an intent–sentence pair, plus one per inferred pair;
-    ``pos`` is the row's position among the valid corpus rows (None when inferred).
-    ``verdict`` is the composed judge's (with its ``reasons``); ``decision`` the final one,
-    from ``source`` (None while the pair is uncertain)."""
-    for i, s, e in sorted(_align_edges(g), key=lambda x: (x[0], x[1])):
-        base = {"canonical": g.nodes[i]["canonical"], "text": g.nodes[s]["text"],
-                "score": e["score"], "verdict": e["verdict"], "reasons": e["reasons"],
-                "gold": e["gold"], "reviewed": e["reviewed"], "decision": e["decision"],
-                "source": e["source"], "evidence": e.get("evidence")}
-        for r in e["rows"] or [{"pos": None, "row": None, "id": None, "system": None,
-                                "nile": g.nodes[i]["canonical"]}]:
-            yield {"pos": r["pos"], "row": r["row"], "id": r["id"], "system": r["system"],
-                   "nile": r["nile"], **base}
+    """One record per corpus row of an intent–sentence pair, plus one per inferred pair, in
+    corpus order (the inferred pairs, which have no row, last). ``verdict`` is the composed
+    judge's (with its ``reasons``); ``decision`` the final one, from ``source`` (None while
+    the pair is uncertain). Generated one at a time."""
+    order = []
+    for i, s, e in _align_edges(g):
+        for k, r in enumerate(e["rows"] or [None]):
+            pos = None if r is None else r["pos"]
+            order.append((pos is None, pos or 0, g.nodes[i]["canonical"], g.nodes[s]["text"],
+                          i, s, k))
+    order.sort()
+    for *_, i, s, k in order:
+        e = g.edges[i, s]
+        r = e["rows"][k] if e["rows"] else {"row": None, "id": None, "system": None,
+                                            "nile": g.nodes[i]["canonical"]}
+        yield {"row": r["row"], "id": r["id"], "system": r["system"], "nile": r["nile"],
+               "canonical": g.nodes[i]["canonical"], "text": g.nodes[s]["text"],
+               "score": e["score"], "verdict": e["verdict"], "reasons": e["reasons"],
+               "gold": e["gold"], "reviewed": e["reviewed"], "decision": e["decision"],
+               "source": e["source"], "evidence": e.get("evidence")}
+
+
+@contextlib.contextmanager
+def _atomic(path: Path, mode: str = "w") -> Iterator[IO]:
+    """A file written under a temporary name and renamed when complete; the temporary file
+    is removed when the writing fails or is interrupted."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, mode, encoding=None if "b" in mode else "utf-8") as f:
+            yield f
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a file."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def _jsonl(records) -> str:
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    with _atomic(path) as f:
+        f.write(text)
 
 
 def write_outputs(g: nx.Graph, flags: list[Flag], summary: dict, out: str | Path,
-                  *, graphml: bool = True) -> Path:
-    """Write every output file into ``out`` (created) and return the report's path."""
+                  *, graphml: bool = True, graph_files: str = "auto",
+                  progress: bool | None = False) -> Path:
+    """Write every output file into ``out`` (created) and return the report's path.
+    ``graph_files``: ``auto`` writes graph.json and graph.graphml up to
+    :data:`GRAPH_FILES_EDGES` edges, ``always`` at any size, ``never`` not at all;
+    ``graphml`` False leaves out graph.graphml. ``progress``: a bar on stderr (None: only
+    on a terminal)."""
+    from tqdm.auto import tqdm
+
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    # Corpus order first (``pos``), then the inferred pairs, which have no row.
-    rows = sorted(alignment_records(g), key=lambda r: (r["pos"] is None, r["pos"] or 0,
-                                                       r["canonical"], r["text"]))
-    for r in rows:
-        del r["pos"]
-    _write_atomic(out / "alignments.jsonl", _jsonl(rows))
-    _write_atomic(out / "flags.jsonl", _jsonl(f.to_dict() for f in flags))
+    rows: list[dict] = []
+    total = sum(max(1, len(e["rows"])) for _, _, e in _align_edges(g))
+    with _atomic(out / "alignments.jsonl") as f, \
+            tqdm(total=total, desc="write", unit="row", leave=False,
+                 disable=progress if progress is None else not progress) as bar:
+        for record in alignment_records(g):
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            if len(rows) < REPORT_ROWS:
+                rows.append(record)
+            bar.update()
+    with _atomic(out / "flags.jsonl") as f:
+        for flag in flags:
+            f.write(json.dumps(flag.to_dict(), ensure_ascii=False) + "\n")
+    edges = g.number_of_edges()
+    write_graph = graph_files == "always" or (graph_files == "auto" and
+                                              edges <= GRAPH_FILES_EDGES)
+    skipped = f"skipped: {edges:,} edges, more than {GRAPH_FILES_EDGES:,} (--graph-files " \
+        f"always writes them)" if graph_files == "auto" else "skipped (--graph-files never)"
+    summary["outputs"] = {"alignment_rows": total,
+                          "graph_files": "written" if write_graph else skipped}
     _write_atomic(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
-    data = nx.node_link_data(g, edges="edges")
-    data["graph"] = {k: v for k, v in data["graph"].items() if not k.startswith("_")}
-    _write_atomic(out / "graph.json", json.dumps(data, ensure_ascii=False) + "\n")
-    if graphml:
-        flat = nx.Graph()
-        flat.graph.update({k: v for k, v in g.graph.items() if isinstance(v, (str, int, float))})
-        for n, d in g.nodes(data=True):
-            flat.add_node(n, **{k: _scalar(v) for k, v in d.items()})
-        for u, v, d in g.edges(data=True):
-            flat.add_edge(u, v, **{k: _scalar(x) for k, x in d.items() if x is not None})
-        nx.write_graphml(flat, out / "graph.graphml.tmp")
-        os.replace(out / "graph.graphml.tmp", out / "graph.graphml")
+    for name in ("graph.json", "graph.graphml"):
+        if not write_graph and (out / name).exists():
+            (out / name).unlink()  # a previous run's graph would not match these outputs
+    if write_graph:
+        data = nx.node_link_data(g, edges="edges")
+        data["graph"] = {k: v for k, v in data["graph"].items() if not k.startswith("_")}
+        with _atomic(out / "graph.json") as f:
+            json.dump(data, f, ensure_ascii=False)
+            f.write("\n")
+        if graphml:
+            flat = nx.Graph()
+            flat.graph.update({k: v for k, v in g.graph.items()
+                               if isinstance(v, (str, int, float))})
+            for n, d in g.nodes(data=True):
+                flat.add_node(n, **{k: _scalar(v) for k, v in d.items()})
+            for u, v, d in g.edges(data=True):
+                flat.add_edge(u, v, **{k: _scalar(x) for k, x in d.items() if x is not None})
+            with _atomic(out / "graph.graphml", "wb") as f:
+                nx.write_graphml(flat, f)
+    elif graph_files == "auto":
+        log.info("graph files %s; alignments.jsonl and flags.jsonl hold every pair and flag",
+                 skipped)
     report = out / "report.html"
     _write_atomic(report, render_html(summary, flags, rows))
     return report
@@ -173,7 +242,11 @@ def render_html(summary: dict, flags: list[Flag], rows: list[dict]) -> str:
     for rule, meaning in RULES.items():
         mine = [f for f in flags if f.rule == rule]
         parts.append(f"<h3><code>{rule}</code> — {len(mine)}</h3><p>{_e(meaning)}.</p>")
-        for f in mine:
+        if len(mine) > REPORT_FLAGS:
+            parts.append(f"<p class=more>The first {REPORT_FLAGS} of {len(mine):,}, in queue "
+                         f"order; every flag is in <code>flags.jsonl</code> (and in the review "
+                         f"queue: <code>nile-align review</code>).</p>")
+        for f in mine[:REPORT_FLAGS]:
             title = f.intents[0]["canonical"] or f.intents[0]["written"][0] if f.intents else ""
             parts.append(f"<details><summary><code>{_e(f.flag_id)}</code> {_e(title)}"
                          f" [{_e(f.status)}]</summary><p>{_e(f.explanation)}</p><ul>")
@@ -201,7 +274,12 @@ def render_html(summary: dict, flags: list[Flag], rows: list[dict]) -> str:
                           for s in f.scores]
                 parts.append("</table>")
             parts.append("</details>")
-    parts.append("<h2>Alignments</h2><input id=q oninput=filt() placeholder='filter rows…'>"
+    shown = summary.get("outputs", {}).get("alignment_rows", len(rows))
+    parts.append("<h2>Alignments</h2>")
+    if shown > len(rows):
+        parts.append(f"<p class=more>The first {len(rows):,} of {shown:,} rows, in corpus order; "
+                     f"every row is in <code>alignments.jsonl</code>.</p>")
+    parts.append("<input id=q oninput=filt() placeholder='filter rows…'>"
                  "<table id=align><thead><tr><th>row</th><th>system</th><th>Nile</th>"
                  "<th>sentence</th><th>score</th><th>verdict</th><th>decision</th><th>source</th>"
                  "</tr></thead><tbody>")

@@ -73,3 +73,22 @@ def corpus() -> pd.DataFrame:
 def checked(out: Path, decisions=None) -> CheckResult:
     """Check the corpus into ``out`` (optionally with review decisions)."""
     return run_check(corpus(), Table(), out=out, candidates=10, decisions=decisions)
+
+
+def many_flags(out: Path, n: int = 10_000) -> list[dict]:
+    """``n`` flags in ``out``/flags.jsonl, made from the corpus' six (each rule): ids, texts,
+    intents and systems varied, so that a queue of thousands can be filtered."""
+    import json
+
+    base = checked(out).flags
+    flags = []
+    for k in range(n):
+        f = base[k % len(base)].to_dict()
+        f["flag_id"] = f"{k:016x}"
+        f["sentences"] = [{**s, "text": f"{s['text']} #{k}", "systems": [f"sys_{k % 7}"]}
+                          for s in f["sentences"]]
+        f["intents"] = [{**i, "canonical": i["canonical"] and i["canonical"].replace(
+            "'guests'", f"'guests{k % 50}'")} for i in f["intents"]]
+        flags.append(f)
+    (out / "flags.jsonl").write_text("".join(json.dumps(f) + "\n" for f in flags))
+    return flags

@@ -116,3 +116,39 @@ def test_the_report_shows_the_translating_systems_chart(browser, tmp_path, monke
     assert box is not None and box["width"] > 300 and box["height"] > 100
     assert page.locator("text=sys_a (45)").count() == 1
     page.locator("#systems").screenshot(path=str(shots / "report-systems.png"))
+
+
+def test_a_queue_of_ten_thousand_flags_in_chromium(browser, tmp_path):
+    """The queue at NEAT scale: a page of it loads, filters by rule, system and intent, and
+    the keyboard moves from flag to flag (its timings: benchmarks/bench_review.py)."""
+    from review_corpus import many_flags
+
+    many_flags(tmp_path / "big")
+    server = make_server(tmp_path / "big", port=0, reviewer="ana")
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        page = browser.new_page()
+        page.goto(base + "/queue")
+        assert page.inner_text("#shown").startswith("10000 flags, 1–100 shown")
+        assert page.locator("table.queue tbody tr").count() == 100
+        page.select_option("select[name=rule]", "uncertain")
+        page.select_option("select[name=system]", "sys_4")
+        page.fill("input[name=intent]", "students")
+        with page.expect_navigation():
+            page.click("form.filters button")
+        shown = page.inner_text("#shown")
+        assert 0 < int(shown.split()[0]) < 10000
+        assert all("uncertain" in r for r in page.locator("table.queue tbody tr td:first-child")
+                   .all_inner_texts())
+        page.keyboard.press("n")  # the first open flag of the filtered queue
+        page.wait_for_url("**/flag/**")
+        first = page.url
+        assert "uncertain" in page.inner_text("h1")
+        page.keyboard.press("n")  # and the next one
+        page.wait_for_url(lambda url: url != first)
+        assert "/flag/" in page.url and "rule=uncertain" in page.url
+    finally:
+        server.shutdown()
+        server.server_close()
+        server.store.close()

@@ -305,3 +305,58 @@ def test_acknowledged_decisions_survive_sigkill(out):
     finally:
         proc.kill()
         proc.wait(timeout=10)
+
+
+def test_a_queue_of_ten_thousand_flags_is_paged_and_filtered(tmp_path):
+    from review_corpus import many_flags
+
+    from nile_align.review.page import PAGE
+
+    flags = many_flags(tmp_path / "big")
+    server = make_server(tmp_path / "big", port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        c = Client(server.server_address[1])
+        status, _, page = c.get("/queue")
+        assert status == 200 and "10000 flags, 1–100 shown" in page
+        assert page.count('<tr class="rule-') == PAGE and 'id="next-page"' in page
+        _, _, page = c.get("/queue?page=100")
+        assert "9901–10000 shown" in page and 'id="next-page"' not in page
+        uncertain = sum(f["rule"] == "uncertain" for f in flags)
+        _, _, page = c.get("/queue?rule=uncertain")
+        assert f"{uncertain} flags" in page
+        mine = sum(f["sentences"][0]["systems"] == ["sys_3"] for f in flags)
+        _, _, page = c.get("/queue?system=sys_3")
+        assert f"{mine} flags" in page
+        _, _, page = c.get("/queue?" + urlencode({"intent": "GUESTS48'"}))  # any case
+        guests = sum(any("guests48'" in (i["canonical"] or "") for i in f["intents"])
+                     for f in flags)
+        assert guests and f"{guests} flags" in page
+        # The next open flag after one in the middle of the queue, by the page's key.
+        with ReviewStore(tmp_path / "big") as store:
+            assert store.next_open(after=f"{5000:016x}") == f"{5001:016x}"
+            store.decide(f"{5001:016x}", "accept", reviewer="a")
+            assert store.next_open(after=f"{5000:016x}") == f"{5002:016x}"
+            assert store.counts() == {"total": 10000, "open": 9999, "decided": 1}
+    finally:
+        server.shutdown()
+        server.server_close()
+        server.store.close()
+
+
+def test_a_store_made_before_the_filter_columns_is_migrated(tmp_path):
+    import sqlite3
+
+    checked(tmp_path / "out")
+    with ReviewStore(tmp_path / "out") as store:
+        total = store.counts()["total"]
+    db = sqlite3.connect(tmp_path / "out" / "review.sqlite")
+    db.executescript("CREATE TABLE old (flag_id TEXT PRIMARY KEY, position INTEGER NOT NULL, "
+                     "rule TEXT NOT NULL, evidence TEXT NOT NULL, data TEXT NOT NULL); "
+                     "INSERT INTO old SELECT flag_id, position, rule, evidence, data FROM flags;"
+                     "DROP TABLE flags; ALTER TABLE old RENAME TO flags;")
+    db.close()
+    with ReviewStore(tmp_path / "out") as store:
+        assert store.counts()["total"] == total
+        assert store.systems() == ["sys_a", "sys_b", "sys_c"]
+        assert [f["rule"] for f in store.flags(system="sys_c")] == ["invalid_nile"]

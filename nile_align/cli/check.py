@@ -26,15 +26,26 @@ align(i,n) is the reviewed decision (--decisions), else the corpus' gold label, 
 verdict of the fact check and Net-PLUIE(Nile, n) (Nile is the reference, scored once):
 aligned, not_aligned, or uncertain (neither: an expert decides). The score counts only as
 far as the model's calibration shows it discriminates (nile-align calibrate; T is its
-calibrated threshold unless --threshold), and so do paraphrases: sentence pairs are scored
-both ways within each intent and, across intents, for each sentence's --candidates nearest
-sentences (TF-IDF character n-grams). (6) then propagates alignments (--max-hops steps).
+calibrated threshold unless --threshold). Paraphrases, para(n1,n2), are the NL<->NL verdict
+of the facts both sentences state, with both PLUIE directions where the model's NL<->NL
+calibration shows it counts (calibrate --pairs nl-nl); they are judged within each intent
+and, across intents, for each sentence's --candidates nearest sentences (TF-IDF character
+n-grams when a model judges paraphrases, else the sentences stating the same amounts, items
+and targets). (6) then propagates alignments (--max-hops steps).
+
+Scores are computed where a judge counts them (--scores counted): with a model whose
+calibrations show it does not discriminate, such as the embedded one, no pair is scored
+(the run says so in one line) and the verdicts rest on the facts. --scores align also
+scores every intent-sentence pair (shown in the outputs, not counted), --scores all every
+sentence pair too, as the papers do.
 
 Input: long format (columns --nile and --text, optional --system, --id, --gold) or
 NEAT-style triplets (--wide COL COL..., one English column per system); an empty Nile cell
 is a sentence without an intent. Writes to --out: alignments.jsonl, flags.jsonl,
-summary.json, graph.json, graph.graphml and report.html. Flag rules: cond5, cond6,
-conflict, gold_disagreement, uncertain, invalid_nile (see the README).
+summary.json, report.html and, for a graph of up to 200,000 edges (--graph-files), graph.json
+and graph.graphml. Flag rules: cond5, cond6, conflict, gold_disagreement, uncertain,
+invalid_nile (see the README). Long work shows its progress on stderr; Ctrl-C stops it and
+leaves no half-written output.
 
 exit status: 0 no open flag ('run': always 0 on success), 1 open flags, 2 usage error.
 
@@ -80,6 +91,12 @@ def _add_check_options(p: argparse.ArgumentParser, out_default: str | None) -> N
                    help="cross-intent sentence pairs scored per sentence (default 5)")
     r.add_argument("--max-hops", type=int, default=1, metavar="N",
                    help="propagation steps of (6); 1 is the paper's one-step rule")
+    r.add_argument("--scores", choices=("counted", "align", "all"), default="counted",
+                   help="which scores to compute: those a judge counts; also every "
+                        "intent-sentence pair's; also every sentence pair's")
+    p.add_argument("--graph-files", choices=("auto", "always", "never"), default="auto",
+                   help="graph.json and graph.graphml: auto writes them up to 200,000 edges "
+                        "(larger graphs: use alignments.jsonl and flags.jsonl)")
     r.add_argument("--decisions", metavar="FILE",
                    help="expert decisions, the strongest evidence: a review store "
                         "(DIR/review.sqlite from `nile-align review`) or a table with the "
@@ -130,9 +147,13 @@ def cmd_check(args: argparse.Namespace) -> int:
         _say(f"[2/3] score with template {args.template!r}, then check", args)
     scorer = _scorer(args)
     judge = _judge(args, scorer, args.template)
+    para_judge = _judge(args, scorer, args.template, kind="nl-nl", say=False)
+    _say_scores(args, scorer, judge, para_judge)
     result = run_check(corpus, scorer, out=args.out, template=args.template,
                        candidates=args.candidates, max_hops=args.max_hops,
-                       decisions=decisions, judge=judge)
+                       decisions=decisions, judge=judge, para_judge=para_judge,
+                       scores=args.scores, graph_files=args.graph_files,
+                       progress=None if not args.quiet else False)
     s = result.summary
     tri = s["triplets"]
     share = "n/a" if tri["satisfied_share"] is None else f"{tri['satisfied_share']:.0%}"
@@ -160,6 +181,30 @@ def cmd_check(args: argparse.Namespace) -> int:
             sys.stdout.write(table(s["systems"]))
         return EXIT_OK
     return EXIT_FOUND if any(f.status == "open" for f in result.flags) else EXIT_OK
+
+
+def _say_scores(args: argparse.Namespace, scorer, judge, para_judge) -> None:
+    """One line on which scores are computed and why (with the embedded model: none)."""
+    import logging
+
+    def auc(j) -> str:
+        return f" (AUC {j.auc:.2f})" if j.auc is not None else ""
+
+    model = scorer.signature(args.template).model
+    align = judge.counts or args.scores in ("align", "all")
+    para = para_judge.counts or args.scores == "all"
+    if align and para:
+        return
+    if not align:
+        line = (f"none computed: {model} does not discriminate on NL<->Nile{auc(judge)} or "
+                f"NL<->NL pairs{auc(para_judge)}, so no verdict would count them; "
+                f"--scores align (or all) computes them anyway")
+    else:
+        shown = "" if judge.counts else ", shown but not counted"
+        line = (f"NL<->Nile pairs only{shown}: {model} does not discriminate on NL<->NL "
+                f"pairs{auc(para_judge)}, so they are not scored; --scores all scores them "
+                f"anyway")
+    logging.getLogger("nile_align").info("scores: %s", line)
 
 
 #: The commands of this family, in the order --help lists them.

@@ -78,18 +78,21 @@ def _template_first(args: argparse.Namespace, name: str, method: str = "pluie") 
                          f"needs a {'generate' if method == 'generate' else 'pluie'} template")
 
 
-def _judge(args: argparse.Namespace, scorer, template: str):
-    """The judge for ``template`` scores: the model's calibration (or --calibration FILE),
-    --threshold overriding its T, else the papers' T=0; said once on stderr. The scorer's
-    signatures then carry that T."""
+def _judge(args: argparse.Namespace, scorer, template: str, *, kind: str = "nl-nile",
+           say: bool = True):
+    """The judge for ``template`` scores of ``kind`` pairs: the model's calibration (or
+    --calibration FILE), --threshold overriding its T, else the papers' T=0; said once on
+    stderr. For NL<->Nile, the scorer's signatures then carry that T."""
     from ..evaluation.calibration import resolve_judge
 
     judge = resolve_judge(scorer.signature(template), threshold=args.threshold,
-                          calibration=args.calibration)
-    scorer.threshold = judge.threshold
-    # A model that adds no evidence is said even with --quiet: every verdict rests on it.
-    logging.getLogger("nile_align").log(logging.INFO if judge.counts else logging.WARNING,
-                                        "judge: %s", judge.note)
+                          calibration=args.calibration, kind=kind)
+    if kind == "nl-nile":
+        scorer.threshold = judge.threshold
+    if say:
+        # A model that adds no evidence is said even with --quiet: every verdict rests on it.
+        logging.getLogger("nile_align").log(logging.INFO if judge.counts else logging.WARNING,
+                                            "judge: %s", judge.note)
     return judge
 
 

@@ -1,28 +1,31 @@
-"""The facts of every pair of a translation graph, in one pass over its sentences: each
-sentence read once (:func:`nile_align.nile.reading.read`), the NL↔Nile fact check of every
-intent–sentence pair on that reading, and the NL↔NL comparison of every sentence pair on
-the sentences' statements, both ways. The work splits over the machine's cores (forked
-worker processes) when the graph is large enough to pay for them; the results are the same
-either way.
+"""The facts of every pair of a translation graph, in two passes over its sentences: each
+sentence read once (:func:`nile_align.nile.reading.read`) with the NL↔Nile fact check of its
+intent–sentence pairs on that reading (:func:`read_all`), then the NL↔NL comparison of every
+sentence pair on the sentences' statements, both ways (:func:`compare_all`). The work splits
+over the machine's cores (forked worker processes, a progress bar on stderr) when the graph
+is large enough to pay for them; the results are the same either way.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+import signal
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..nile.facts import check_facts, parse_or_none
 from ..nile.paraphrase import compare
 from ..nile.reading import Statement, read
 
-__all__ = ["KEPT", "pair_facts", "stored"]
+__all__ = ["KEPT", "compare_all", "fact_candidates", "read_all", "stored"]
 
 #: A direction that keeps every fact: what two statements with one key get.
 KEPT: dict = {"verdict": "paraphrase", "facts": []}
 #: Below this many sentences one process does the work (forking costs more than it saves).
 PARALLEL_FROM = 5000
+#: Work per task handed to a worker (the progress bar moves by tasks).
+CHUNK = 2000
 
 # What the forked workers read: set just before the fork, cleared after (a forked child
 # inherits the parent's memory, so nothing is pickled on the way in).
@@ -34,52 +37,116 @@ def stored(comparison) -> dict:
     return {"verdict": comparison.verdict, "facts": [f.to_dict() for f in comparison.decisive()]}
 
 
-def pair_facts(texts: Sequence[str], align: Sequence[tuple[str, int]],
-               para: Sequence[tuple[int, int]], *, workers: int | None = None,
-               ) -> tuple[list[Statement], list[list[dict]], list[tuple[dict, dict]]]:
-    """For sentences ``texts``, intent–sentence pairs ``align`` (canonical Nile, sentence
-    index) and sentence pairs ``para`` (two indices): each sentence's statement, each align
-    pair's findings that are not matched (as dicts), and each para pair's two stored
-    directions (u→v, v→u). ``workers``: processes (default: the cores this process may use;
-    one below :data:`PARALLEL_FROM` sentences)."""
-    if workers is None:
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
-            (os.cpu_count() or 1)
-    if len(texts) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods():
-        workers = 1
+def read_all(texts: Sequence[str], align: Sequence[tuple[str, int]], *,
+             workers: int | None = None, progress: bool | None = False,
+             ) -> tuple[list[Statement], list[list[dict]]]:
+    """Each sentence of ``texts`` read once: its statement, and the findings that are not
+    matched (as dicts) of each intent–sentence pair of ``align`` (canonical Nile, sentence
+    index). ``workers``: processes (default: the cores this process may use; one below
+    :data:`PARALLEL_FROM` sentences)."""
     by_sentence: list[list[int]] = [[] for _ in texts]
     for n, (_, s) in enumerate(align):
         by_sentence[s].append(n)
-    _JOB.update(texts=texts, align=align, para=para, by_sentence=by_sentence, workers=workers)
-    try:
-        parts = _run(_read_part, workers)
-        statements: list[Statement] = [None] * len(texts)  # type: ignore[list-item]
-        findings: list[list[dict]] = [[] for _ in align]
-        for part_statements, part_findings in parts:
+    statements: list[Statement] = [None] * len(texts)  # type: ignore[list-item]
+    findings: list[list[dict]] = [[] for _ in align]
+    chunks = [(k, min(k + CHUNK, len(texts))) for k in range(0, len(texts), CHUNK)]
+    with _job(texts=texts, align=align, by_sentence=by_sentence):
+        for part_statements, part_findings in _run(_read_chunk, chunks, _workers(workers, texts),
+                                                   "read", len(texts), progress):
             for s, statement in part_statements:
                 statements[s] = statement
             for n, found in part_findings:
                 findings[n] = found
-        _JOB["statements"] = statements
-        compared = [c for part in _run(_compare_part, workers) for c in part]
-    finally:
+    return statements, findings
+
+
+def compare_all(statements: Sequence[Statement], pairs: Sequence[tuple[int, int]], *,
+                workers: int | None = None, progress: bool | None = False,
+                ) -> list[tuple[dict, dict]]:
+    """The two stored directions (u→v, v→u) of each sentence pair (two statement
+    indices), in pair order."""
+    chunks = [(k, min(k + CHUNK, len(pairs))) for k in range(0, len(pairs), CHUNK)]
+    with _job(statements=statements, pairs=pairs):
+        return [c for part in _run(_compare_chunk, chunks, _workers(workers, statements),
+                                   "compare", len(pairs), progress) for c in part]
+
+
+def fact_candidates(statements: Sequence[Statement], groups: Sequence[int], *,
+                    k: int = 5) -> list[tuple[int, int]]:
+    """Pairs ``(i, j)``, ``i < j``, of sentences of different groups (intents; -1: none) that
+    state the same core facts (amounts, items, named targets: what a paraphrase must share),
+    each sentence with at most ``k`` partners after it: where a paraphrase across intents
+    can be when the facts decide. Deterministic."""
+    same: dict[tuple, list[int]] = {}
+    for s, statement in enumerate(statements):
+        if any(statement.core):
+            same.setdefault(statement.core, []).append(s)
+    out = set()
+    for members in same.values():
+        for x, i in enumerate(members):
+            found = 0
+            for j in members[x + 1:]:
+                if found == k:
+                    break
+                if groups[i] != groups[j] or groups[i] < 0:
+                    out.add((i, j))
+                    found += 1
+    return sorted(out)
+
+
+# --- the work, in one process or many ----------------------------------------------------------
+
+class _job:
+    """Set what the workers read for the length of a ``with`` block."""
+
+    def __init__(self, **data: Any):
+        self.data = data
+
+    def __enter__(self) -> None:
+        _JOB.update(self.data)
+
+    def __exit__(self, *exc: object) -> None:
         _JOB.clear()
-    return statements, findings, compared
 
 
-def _run(task: Callable[[int], Any], workers: int) -> list:
-    """``task(k)`` for each of ``workers`` parts, in forked processes when more than one."""
-    if workers == 1:
-        return [task(0)]
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        return pool.map(task, range(workers))
+def _workers(workers: int | None, items: Sequence) -> int:
+    if workers is None:
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+            (os.cpu_count() or 1)
+    if len(items) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return max(1, workers)
 
 
-def _read_part(k: int) -> tuple[list[tuple[int, Statement]], list[tuple[int, list[dict]]]]:
-    """Part ``k`` of the sentences: each read once, its statement, its align pairs' facts."""
-    texts, align, workers = _JOB["texts"], _JOB["align"], _JOB["workers"]
+def _quiet() -> None:
+    """A worker leaves Ctrl-C to its parent, which stops the pool and says so once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run(task: Callable[[tuple[int, int]], Any], chunks: list[tuple[int, int]], workers: int,
+         what: str, total: int, progress: bool | None) -> Iterable:
+    """``task`` over ``chunks``, in order, in ``workers`` forked processes when more than
+    one, with a progress bar of ``total`` items (None: only on a terminal)."""
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=total, desc=what, unit="pair" if what == "compare" else "sentence",
+               disable=progress if progress is None else not progress, leave=False)
+    with bar:
+        if workers == 1:
+            for chunk in chunks:
+                yield task(chunk)
+                bar.update(chunk[1] - chunk[0])
+            return
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_quiet) as pool:
+            for chunk, result in zip(chunks, pool.imap(task, chunks)):
+                yield result
+                bar.update(chunk[1] - chunk[0])
+
+
+def _read_chunk(chunk: tuple[int, int]) -> tuple[list, list]:
+    texts, align = _JOB["texts"], _JOB["align"]
     statements, findings = [], []
-    for s in range(k, len(texts), workers):
+    for s in range(*chunk):
         reading = read(texts[s])
         statements.append((s, reading.statement))
         for n in _JOB["by_sentence"][s]:
@@ -89,12 +156,10 @@ def _read_part(k: int) -> tuple[list[tuple[int, Statement]], list[tuple[int, lis
     return statements, findings
 
 
-def _compare_part(k: int) -> list[tuple[dict, dict]]:
-    """Part ``k`` of the sentence pairs, compared both ways (in pair order)."""
-    para, statements, workers = _JOB["para"], _JOB["statements"], _JOB["workers"]
-    size = -(-len(para) // workers)
+def _compare_chunk(chunk: tuple[int, int]) -> list[tuple[dict, dict]]:
+    statements = _JOB["statements"]
     out = []
-    for u, v in para[k * size:(k + 1) * size]:
+    for u, v in _JOB["pairs"][chunk[0]:chunk[1]]:
         su, sv = statements[u], statements[v]
         if su.key == sv.key and any(su.key):  # the same facts: each keeps all of the other's
             out.append((KEPT, KEPT))

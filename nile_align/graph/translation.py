@@ -33,7 +33,7 @@ from ..errors import UsageError
 from ..judge.verdict import Judge, compose, compose_para, decision
 from .decisions import Decisions
 
-__all__ = ["ScoreFn", "build_graph", "decide", "intent_id", "mutual", "sentence_id",
+__all__ = ["SCORES", "ScoreFn", "build_graph", "decide", "intent_id", "mutual", "sentence_id",
            "propagate", "shared_facts", "SOURCES"]
 
 #: A score provider: (A texts, B texts) -> one PLUIE(A, B) per pair. Any function works,
@@ -65,29 +65,41 @@ def _provider(scorer: Any, template: str) -> tuple[ScoreFn, str, Any]:
     raise UsageError("scorer must be a nile_align.Scorer or a function (a, b) -> scores")
 
 
+#: Which scores a check computes: ``counted`` only those a judge counts (the default: a
+#: model whose calibration shows it does not discriminate is not run on any pair), ``align``
+#: also every intent–sentence pair's, ``all`` also every sentence pair's (both ways).
+SCORES = ("counted", "align", "all")
+
+
 def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float | None = None,
                 candidates: int = 5, decisions: Iterable[dict] | Decisions | None = None,
-                judge: Judge | None = None, para_judge: Judge | None = None) -> nx.Graph:
-    """Score what the rules need, check every pair's facts and return the graph with every
-    decision made.
+                judge: Judge | None = None, para_judge: Judge | None = None,
+                scores: str = "counted", progress: bool | None = False) -> nx.Graph:
+    """Check every pair's facts, score what the judges count and return the graph with
+    every decision made.
 
-    ``corpus`` is :func:`nile_align.corpus.load_pairs` output. Scored pairs: every
-    intent–sentence pair of the corpus (Nile as A), every pair of sentences of one
-    intent and, across intents, each sentence with its ``candidates`` nearest sentences
-    (both directions). ``judge`` says what an NL↔Nile score is worth and ``para_judge`` an
-    NL↔NL one; by default, a Scorer's calibrations of each kind
-    (:func:`~nile_align.evaluation.calibration.resolve_judge`, ``threshold`` overriding their
-    T) and, for a plain score function, a score that counts at ``threshold`` (default 0).
-    Paraphrase pairs are scored only where the NL↔NL judge counts; their verdict always
-    rests on the facts the sentences state.
+    ``corpus`` is :func:`nile_align.corpus.load_pairs` output. The pairs: every
+    intent–sentence pair of the corpus (Nile as A), every pair of sentences of one intent
+    and, across intents, each sentence with its ``candidates`` nearest sentences: by TF-IDF
+    when a model judges paraphrases, else those that state the same amounts, items and named
+    targets (the only ones the facts can call paraphrases). ``judge`` says what an NL↔Nile
+    score is worth and ``para_judge`` an NL↔NL one; by default, a Scorer's calibrations of
+    each kind (:func:`~nile_align.evaluation.calibration.resolve_judge`, ``threshold``
+    overriding their T) and, for a plain score function, a score that counts at
+    ``threshold`` (default 0). ``scores`` (:data:`SCORES`): which scores are computed; a
+    score that no judge counts is not, unless asked. Verdicts always rest on the facts too.
     ``decisions``: reviewed ``{"nile", "text", "decision"}`` records or a review store's
     :class:`~nile_align.graph.decisions.Decisions` (alignments and paraphrases), the strongest
-    evidence. Alignments are not yet propagated: call :func:`propagate`.
+    evidence. Alignments are not yet propagated: call :func:`propagate`. ``progress``: bars
+    on stderr (None: only on a terminal).
     """
+    from ..corpus import accounting
     from ..nile.reading import reader
     from .blocking import candidate_pairs
-    from .evidence import pair_facts
+    from .evidence import compare_all, fact_candidates, read_all
 
+    if scores not in SCORES:
+        raise UsageError(f"unknown --scores {scores!r}; choose one of {', '.join(SCORES)}")
     score, signature, sig = _provider(scorer, template)
     if judge is None or para_judge is None:
         from ..evaluation.calibration import resolve_judge
@@ -100,12 +112,10 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
             dataclasses.replace(plain, kind="nl-nl"))
     if sig is not None:
         signature = str(scorer.signature(template, threshold=judge.threshold))
-    from ..corpus import accounting
-
     g = nx.Graph(threshold=judge.threshold, judge=judge.to_dict(),
                  para_judge=para_judge.to_dict(), signature=signature,
                  template=template, candidates=candidates, max_hops=0, invalid=[],
-                 corpus=accounting(corpus), _readings=reader(), _statements={})
+                 corpus=accounting(corpus), timings={}, _readings=reader(), _statements={})
     valid = corpus[corpus["valid"]]
     for r in corpus[~corpus["valid"]].itertuples(index=False):
         g.graph["invalid"].append({"row": int(r.row), "id": r.id, "system": r.system,
@@ -134,7 +144,18 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
         if r.gold is not None and edge["gold"] is None:
             edge["gold"] = bool(r.gold)
 
+    timings = g.graph["timings"]
     sentences = sorted(n for n, k in g.nodes(data="kind") if k == "sentence")
+    index = {s: n for n, s in enumerate(sentences)}
+    texts = [g.nodes[s]["text"] for s in sentences]
+    align = [(i, s) for i, s, _ in _align_edges(g)]
+    # Every sentence read once, with the fact checks of its pairs.
+    started = time.perf_counter()
+    statements, findings = read_all(
+        texts, [(g.nodes[i]["canonical"], index[s]) for i, s in align], progress=progress)
+    g.graph["_statements"] = dict(zip(texts, statements))
+    timings["facts"] = time.perf_counter() - started
+
     para: set[tuple[str, str]] = set()
     for i in (n for n, k in g.nodes(data="kind") if k == "intent"):
         mine = sorted(g.neighbors(i))
@@ -145,41 +166,44 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
         intents = sorted(n for n in g.neighbors(s))
         owner[s] = intents[0] if intents else None
     codes = {i: c for c, i in enumerate(sorted({o for o in owner.values() if o}))}
+    groups = [codes.get(owner[s], -1) for s in sentences]
     started = time.perf_counter()
-    blocked = candidate_pairs([g.nodes[s]["text"] for s in sentences], k=candidates,
-                              groups=[codes.get(owner[s], -1) for s in sentences])
-    g.graph["timings"] = {"blocking": time.perf_counter() - started}
+    if para_judge.counts:  # a model may see paraphrases the rules cannot read
+        blocked = candidate_pairs(texts, k=candidates, groups=groups)
+    else:
+        blocked = fact_candidates(statements, groups, k=candidates)
+    timings["blocking"] = time.perf_counter() - started
     para.update((sentences[x], sentences[y]) for x, y in blocked)
-    g.graph["pairs"] = {"align": g.number_of_edges(), "para_within_intent": within,
-                        "para_candidates": len(para) - within}
-
-    align = [(i, s) for i, s, _ in _align_edges(g)]
     ordered = sorted(para)
-    a = [g.nodes[i]["canonical"] for i, _ in align]
-    b = [g.nodes[s]["text"] for _, s in align]
-    # A model whose NL↔NL calibration shows it adds no evidence is not asked about
-    # paraphrases: their scores, most of the work, are not computed.
-    g.graph["pairs"]["para_scored"] = para_judge.counts
-    for u, v in ordered if para_judge.counts else ():
+    g.graph["pairs"] = {"align": len(align), "para_within_intent": within,
+                        "para_candidates": len(para) - within,
+                        "blocking": "tf-idf" if para_judge.counts else "facts"}
+
+    # The scores a judge counts, and those asked for.
+    score_align = judge.counts or scores in ("align", "all")
+    score_para = para_judge.counts or scores == "all"
+    g.graph["pairs"].update(align_scored=score_align, para_scored=score_para)
+    a = [g.nodes[i]["canonical"] for i, _ in align] if score_align else []
+    b = [g.nodes[s]["text"] for _, s in align] if score_align else []
+    for u, v in ordered if score_para else ():
         a += [g.nodes[u]["text"], g.nodes[v]["text"]]
         b += [g.nodes[v]["text"], g.nodes[u]["text"]]
     started = time.perf_counter()
     values = [float(x) for x in score(a, b)] if a else []
     if len(values) != len(a):
         raise UsageError(f"the score function returned {len(values)} scores for {len(a)} pairs")
-    g.graph["timings"]["scoring"] = time.perf_counter() - started
-    started = time.perf_counter()
-    index = {s: n for n, s in enumerate(sentences)}
-    texts = [g.nodes[s]["text"] for s in sentences]
-    statements, findings, compared = pair_facts(
-        texts, [(g.nodes[i]["canonical"], index[s]) for i, s in align],
-        [(index[u], index[v]) for u, v in ordered])
-    g.graph["_statements"] = dict(zip(texts, statements))
-    g.graph["timings"]["facts"] = time.perf_counter() - started
-    for (i, s), value, found in zip(align, values, findings):
+    timings["scoring"] = time.perf_counter() - started
+    said: list[float | None] = list(values)
+    align_values = said[:len(align)] if score_align else [None] * len(align)
+    rest = said[len(align) if score_align else 0:] if score_para else [None] * (2 * len(ordered))
+    for (i, s), value, found in zip(align, align_values, findings):
         g.edges[i, s]["score"] = value
         g.edges[i, s]["facts"] = found
-    rest: list[float | None] = [*values[len(align):]] or [None] * (2 * len(ordered))
+
+    started = time.perf_counter()
+    compared = compare_all(statements, [(index[u], index[v]) for u, v in ordered],
+                           progress=progress)
+    timings["paraphrase"] = time.perf_counter() - started
     for n, ((u, v), (uv, vu)) in enumerate(zip(ordered, compared)):
         g.add_edge(u, v, kind="para", u=u, score_uv=rest[2 * n], score_vu=rest[2 * n + 1],
                    facts_uv=uv, facts_vu=vu)

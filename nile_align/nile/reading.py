@@ -579,6 +579,18 @@ class Statement:
             tuple(sorted((u.what, u.text.casefold()) for u in self.unread)))
 
     @functools.cached_property
+    def core(self) -> tuple:
+        """What any paraphrase must state too: the amounts, the items and the named targets
+        (each name by the representative of its equivalents). Two statements with different
+        cores are never paraphrases; an empty core says nothing to compare."""
+        vocab = vocabulary()
+        named = tuple(sorted({min(vocab.representative(k) for k in t.keys) for t in self.targets
+                              if not any(vocab.is_implicit(k) for k in t.keys)}))
+        return (tuple(sorted((a.kind, round(a.value, 6)) for a in self.amounts)),
+                tuple(sorted({min(vocab.representative(k) for k in i.keys)
+                              for i in self.items if i.key != "any"})), named)
+
+    @functools.cached_property
     def tokens(self) -> frozenset[str]:
         """The sentence's words, case-folded."""
         return frozenset(w.casefold() for w in _TOKEN.findall(self.text))

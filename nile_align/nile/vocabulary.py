@@ -135,6 +135,11 @@ class Vocabulary:
         a, b = a.casefold(), b.casefold()
         return a == b or b in self._class.get(a, ())
 
+    def representative(self, value: str) -> str:
+        """One name for a value and its equivalents (the first of its class)."""
+        key = value.casefold()
+        return min(self._class.get(key, frozenset()) | {key})
+
     def related(self, a: str, b: str) -> bool:
         a, b = a.casefold(), b.casefold()
         return b in self._related.get(a, ()) or a in self._related.get(b, ())

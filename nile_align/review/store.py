@@ -54,13 +54,30 @@ ACTIONS = {"accept": "accepted", "reject": "rejected", "edit": "edited", "skip":
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS flags (
     flag_id TEXT PRIMARY KEY, position INTEGER NOT NULL, rule TEXT NOT NULL,
-    evidence TEXT NOT NULL, data TEXT NOT NULL);
+    evidence TEXT NOT NULL, data TEXT NOT NULL,
+    systems TEXT NOT NULL DEFAULT '', intents TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS decisions (
     id INTEGER PRIMARY KEY AUTOINCREMENT, flag_id TEXT NOT NULL, status TEXT NOT NULL,
     answer TEXT NOT NULL, reviewer TEXT NOT NULL, decided_at TEXT NOT NULL, note TEXT,
     evidence TEXT NOT NULL, replaced INTEGER, undone_at TEXT);
 CREATE INDEX IF NOT EXISTS decisions_flag ON decisions (flag_id);
 """
+#: Filterable columns of a flag, kept beside its JSON so that a queue of thousands filters
+#: in SQL (added to stores made before them).
+_COLUMNS = {"systems": "TEXT NOT NULL DEFAULT ''", "intents": "TEXT NOT NULL DEFAULT ''"}
+_SEP = "\x1f"
+
+
+def _systems(flag: dict) -> str:
+    """A flag's systems, each between separators (so that a filter matches a whole name)."""
+    names = sorted({x for s in flag["sentences"] for x in s.get("systems", []) if x})
+    return _SEP + _SEP.join(names) + _SEP if names else ""
+
+
+def _intents(flag: dict) -> str:
+    """A flag's intents as the intent filter reads them: case-folded, canonical and written."""
+    return "\n".join(" ".join([i.get("canonical") or "", *i.get("written", [])])
+                     for i in flag["intents"]).casefold()
 
 
 _NILE_TOKEN = re.compile(r"(?P<str>'[^']*')|(?P<fn>\b\w+(?=\())|(?P<kw>\b(?:define|intent|for|"
@@ -174,7 +191,22 @@ class ReviewStore:
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA busy_timeout=5000")
         self.db.executescript(_SCHEMA)
+        self._migrate()
         self.import_flags(flags)
+
+    def _migrate(self) -> None:
+        """Give a store made before the filter columns its columns, filled in."""
+        have = {r[1] for r in self.db.execute("PRAGMA table_info(flags)")}
+        missing = [c for c in _COLUMNS if c not in have]
+        if not missing:
+            return
+        with self._transaction():
+            for column in missing:
+                self.db.execute(f"ALTER TABLE flags ADD COLUMN {column} {_COLUMNS[column]}")
+            for row in self.db.execute("SELECT flag_id, data FROM flags").fetchall():
+                f = json.loads(row["data"])
+                self.db.execute("UPDATE flags SET systems = ?, intents = ? WHERE flag_id = ?",
+                                (_systems(f), _intents(f), row["flag_id"]))
 
     def close(self) -> None:
         self.db.close()
@@ -195,9 +227,10 @@ class ReviewStore:
             added = 0
             for f in flags:
                 cur = self.db.execute(
-                    "INSERT OR IGNORE INTO flags VALUES (?, ?, ?, ?, ?)",
+                    "INSERT OR IGNORE INTO flags (flag_id, position, rule, evidence, data, "
+                    "systems, intents) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (f["flag_id"], start + added, f["rule"], evidence_hash(f),
-                     json.dumps(f, ensure_ascii=False)))
+                     json.dumps(f, ensure_ascii=False), _systems(f), _intents(f)))
                 added += cur.rowcount
         return added
 
@@ -209,31 +242,54 @@ class ReviewStore:
         return {**json.loads(row["data"]), "decision": self.current(flag_id)}
 
     def flags(self, *, rule: str | None = None, status: str | None = None,
-              system: str | None = None, intent: str | None = None) -> list[dict]:
-        """Flags in queue order, filtered. ``status``: open (undecided or skipped), decided,
-        or a decision status (accepted, rejected, edited, skipped); ``intent``: a substring of
-        the Nile."""
+              system: str | None = None, intent: str | None = None, offset: int = 0,
+              limit: int | None = None) -> list[dict]:
+        """Flags in queue order, filtered, ``limit`` of them from ``offset`` (a page).
+        ``status``: open (undecided or skipped), decided, or a decision status (accepted,
+        rejected, edited, skipped); ``intent``: a substring of the Nile."""
         current = self._current_all()
+        ids = self._ids(rule, status, system, intent, current)
+        page = ids[offset:None if limit is None else offset + limit]
+        data: dict[str, str] = {}
+        for k in range(0, len(page), 500):  # SQLite's limit on bound parameters
+            chunk = page[k:k + 500]
+            data.update(self.db.execute(
+                f"SELECT flag_id, data FROM flags WHERE flag_id IN ({','.join('?' * len(chunk))})",
+                chunk).fetchall())
+        return [{**json.loads(data[i]), "decision": current.get(i)} for i in page]
+
+    def count(self, *, rule: str | None = None, status: str | None = None,
+              system: str | None = None, intent: str | None = None) -> int:
+        """How many flags pass the filters of :meth:`flags`."""
+        return len(self._ids(rule, status, system, intent, self._current_all()))
+
+    def systems(self) -> list[str]:
+        """Every translating system the flags name."""
+        return sorted({x for (joined,) in self.db.execute("SELECT DISTINCT systems FROM flags")
+                       for x in joined.split(_SEP) if x})
+
+    def _ids(self, rule: str | None, status: str | None, system: str | None,
+             intent: str | None, current: dict[str, dict]) -> list[str]:
+        """The ids of the flags that pass the filters, in queue order (filtered in SQL but
+        for the status, which is the decisions')."""
+        query, args = "SELECT flag_id FROM flags WHERE 1", []  # type: tuple[str, list[str]]
+        if rule:
+            query, args = query + " AND rule = ?", [*args, rule]
+        if system:
+            query, args = query + " AND instr(systems, ?) > 0", [*args, _SEP + system + _SEP]
+        if intent:
+            query, args = query + " AND instr(intents, ?) > 0", [*args, intent.casefold()]
         out = []
-        for row in self.db.execute("SELECT flag_id, data FROM flags ORDER BY position"):
-            f = json.loads(row["data"])
-            d = current.get(row["flag_id"])
+        for (flag_id,) in self.db.execute(query + " ORDER BY position", args):
+            d = current.get(flag_id)
             state = d["status"] if d else "open"
-            if rule and f["rule"] != rule:
-                continue
             if status == "open" and state not in ("open", "skipped"):
                 continue
             if status == "decided" and state in ("open", "skipped"):
                 continue
             if status not in (None, "", "open", "decided") and state != status:
                 continue
-            if system and not any(system in s["systems"] for s in f["sentences"]):
-                continue
-            if intent and not any(intent.casefold() in " ".join(
-                    [i.get("canonical") or "", *i.get("written", [])]).casefold()
-                    for i in f["intents"]):
-                continue
-            out.append({**f, "decision": d})
+            out.append(flag_id)
         return out
 
     def counts(self) -> dict[str, int]:
@@ -246,10 +302,9 @@ class ReviewStore:
                   system: str | None = None, intent: str | None = None) -> str | None:
         """The first undecided flag after ``after`` in queue order (wrapping round, skipped
         flags last), among the flags that pass the filters of :meth:`flags`."""
-        flags = self.flags(rule=rule, system=system, intent=intent)
-        ids = [f["flag_id"] for f in flags]
-        state = {f["flag_id"]: f["decision"]["status"] if f["decision"] else None
-                 for f in flags}
+        current = self._current_all()
+        ids = self._ids(rule, None, system, intent, current)
+        state = {i: current[i]["status"] if i in current else None for i in ids}
         if after in ids:
             k = ids.index(after) + 1
             ids = ids[k:] + ids[:k]
