@@ -14,11 +14,12 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO, cast
+from typing import Any, TextIO, cast
 
 from .errors import CorpusError, Diagnostic, UsageError
 from .nile.grammar import NileParser, default_parser
 from .nile.validate import Validation, validate
+from .runtime import collector_paused
 
 __all__ = ["FORMATS", "TextRecord", "accounting", "detect_format", "iter_texts", "load_pairs",
            "read_lines", "read_table", "require_columns", "validate_records"]
@@ -265,7 +266,7 @@ def read_lines(path: str) -> list[str]:
 # --- aligned corpora -------------------------------------------------------------------------
 
 PAIR_COLUMNS = ["row", "id", "system", "nile", "text", "gold", "valid", "canonical", "key",
-                "error"]
+                "error", "intent"]
 
 
 def _gold(value: object, where: str) -> bool | None:
@@ -290,7 +291,9 @@ def load_pairs(source, *, nile: str = "nile", text: str = "text", system: str = 
     ``wide`` names one text column per translating system (NEAT-style triplets) instead.
     An empty ``nile`` cell is a sentence without an intent, which may inherit one by (6).
     Invalid Nile keeps its row, with ``valid`` False and the validator's message in
-    ``error``, so it can become an ``invalid_nile`` flag. A row with no sentence (an empty
+    ``error``, so it can become an ``invalid_nile`` flag; valid Nile keeps its parsed
+    :class:`~nile_align.nile.intent.Intent` in ``intent`` (one object per meaning), so no
+    later stage parses it again. A row with no sentence (an empty
     text cell; in a wide table, one system that left its cell empty) has nothing to check:
     it is skipped, and accounted for in ``attrs["corpus"]``: ``rows`` (data rows read) and
     ``skipped_rows`` (each with its row number, system and reason). ``progress``: a bar on
@@ -337,21 +340,25 @@ def load_pairs(source, *, nile: str = "nile", text: str = "text", system: str = 
     rows = int(frame["row"].max()) if len(frame) else 0
     out = out[~empty].reset_index(drop=True)
     checked: dict[str, tuple] = {}
+    parsed: dict[str, Any] = {}  # key -> the parsed intent, one object per meaning
     from tqdm.auto import tqdm
 
-    for value in tqdm(out["nile"].unique(), desc="validate", unit="intent",
-                      disable=progress if progress is None else not progress):
-        if not value.strip():
-            checked[value] = (True, None, None, None)
-            continue
-        v = validate(value, lenient=lenient, source=name)
-        if v.valid and v.intent is not None:
-            checked[value] = (True, v.intent.replace(name=None).canonical(), v.intent.key(), None)
-        else:
-            checked[value] = (False, None, None, "; ".join(
-                f"{d.line}:{d.column}: {d.message}" for d in v.errors))
-    cols = list(zip(*(checked[v] for v in out["nile"]))) or [(), (), (), ()]
-    out["valid"], out["canonical"], out["key"], out["error"] = (list(c) for c in cols)
+    with collector_paused():  # a parsed intent per meaning kept: many objects, no cycles
+        for value in tqdm(out["nile"].unique(), desc="validate", unit="intent",
+                          disable=progress if progress is None else not progress):
+            if not value.strip():
+                checked[value] = (True, None, None, None, None)
+                continue
+            v = validate(value, lenient=lenient, source=name)
+            if v.valid and v.intent is not None:
+                own, key = v.intent.replace(name=None), v.intent.key()
+                checked[value] = (True, own.canonical(), key, None, parsed.setdefault(key, own))
+            else:
+                checked[value] = (False, None, None, "; ".join(
+                    f"{d.line}:{d.column}: {d.message}" for d in v.errors), None)
+    cols = list(zip(*(checked[v] for v in out["nile"]))) or [(), (), (), (), ()]
+    out["valid"], out["canonical"], out["key"], out["error"], out["intent"] = (
+        list(c) for c in cols)
     out = out[PAIR_COLUMNS]
     out.attrs["corpus"] = {"rows": rows, "skipped_rows": skipped}
     return out

@@ -16,6 +16,7 @@ from .graph.translation import build_graph, propagate
 from .judge.verdict import Judge
 from .report import write_outputs
 from .review.store import Decisions, evidence_hash
+from .runtime import collector_paused
 
 __all__ = ["CheckResult", "run_check"]
 
@@ -51,6 +52,18 @@ def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
     :func:`nile_align.report.write_outputs`; ``progress``: bars on stderr (None: only on a
     terminal).
     """
+    with collector_paused():
+        return _run_check(corpus, scorer, out=out, template=template, threshold=threshold,
+                          candidates=candidates, max_hops=max_hops, decisions=decisions,
+                          judge=judge, para_judge=para_judge, scores=scores,
+                          graph_files=graph_files, progress=progress)
+
+
+def _run_check(corpus: Any, scorer: Any, *, out: str | Path | None, template: str,
+               threshold: float | None, candidates: int, max_hops: int,
+               decisions: Decisions | list[dict] | None, judge: Judge | None,
+               para_judge: Judge | None, scores: str, graph_files: str,
+               progress: bool | None) -> CheckResult:
     if isinstance(decisions, Decisions):
         corpus = decisions.apply_edits(corpus)
     timings = {}

@@ -93,6 +93,22 @@ def test_validate_all_valid_exits_zero_and_quiet_silences_stderr(tmp_path, capsy
     assert code == 0 and err == ""
 
 
+def test_each_call_logs_to_the_stderr_it_runs_with(tmp_path, monkeypatch):
+    """A notebook or a test replaces sys.stderr between calls: the messages of each call go
+    to the stderr of that call, not to the (maybe closed) one of the first."""
+    import logging
+
+    p = tmp_path / "i.txt"
+    p.write_text(GOOD + "\n")
+    for n in range(2):
+        stream = io.StringIO()
+        monkeypatch.setattr(sys, "stderr", stream)
+        assert main(["validate", str(p)]) == 0
+        logging.getLogger("nile_align").warning("call %d", n)
+        assert stream.getvalue().endswith(f"nile-align: call {n}\n"), stream.getvalue()
+        stream.close()
+
+
 @pytest.mark.parametrize("argv,message", [
     (["validate", "missing.txt"], "nile-align: error: cannot read missing.txt: no such file"),
     (["diff", "for x", GOOD], "nile-align: A:1:5: error: expected a target"),

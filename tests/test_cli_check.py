@@ -112,8 +112,10 @@ def test_help_teaches(command):
 @pytest.mark.model
 def test_run_on_the_demo_corpus_with_the_default_model(tmp_path):
     out = tmp_path / "demo"
+    # As `make run` does: the Net-PLUIE scores computed and shown, though not counted.
     result = subprocess.run([SCRIPT, "run", str(ROOT / "corpora" / "demo.csv"), "--out",
-                             str(out), "-q"], capture_output=True, text=True, timeout=1800)
+                             str(out), "--scores", "align", "-q"], capture_output=True,
+                            text=True, timeout=1800)
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in out.iterdir()) == OUTPUTS
     rows = [json.loads(x) for x in (out / "alignments.jsonl").read_text().splitlines()]
@@ -137,3 +139,115 @@ def test_run_on_the_demo_corpus_with_the_default_model(tmp_path):
     page = (out / "report.html").read_text()
     assert page.startswith("<!doctype html>") and page.rstrip().endswith("</html>")
     assert "does not discriminate" in page and "agrees with gold" in page
+
+
+def _no_better_than_chance(scorer, path: Path) -> None:
+    """Calibrations saying that ``scorer``'s model discriminates neither kind of pair."""
+    from nile_align.evaluation.calibration import Calibration, calibration_key, save_calibration
+
+    sig = scorer.signature("net")
+    for kind in ("nl-nile", "nl-nl"):
+        save_calibration(Calibration(calibration_key(sig, kind), sig.model, "net", str(sig),
+                                     0.0, 0.5, 0.5, 0.4, 0.6, 100, 50, "a test", "2026-11-25",
+                                     "0.1.0", kind), path)
+
+
+def test_scores_are_computed_where_a_judge_counts_them(tiny_dir, small_corpus, tmp_path,
+                                                         capsys):
+    """Issue 20: with a model whose calibrations show it does not discriminate, check scores
+    nothing and says so in one line; --scores align scores the NL<->Nile pairs (not
+    counted); a model never calibrated counts, so every pair is scored, as in the papers."""
+    from nile_align.judge.scoring import Scorer
+
+    calibrations = tmp_path / "calibrations.json"
+    _no_better_than_chance(Scorer(str(tiny_dir), cache=None), calibrations)
+    common = ["check", str(small_corpus), "--text", "llama", "--model", str(tiny_dir),
+              "--no-cache"]
+
+    def run(*extra: str) -> tuple[str, list[dict]]:
+        out = tmp_path / "-".join(extra or ("default",))
+        main([*common, "--out", str(out), *extra])
+        rows = [json.loads(x) for x in (out / "alignments.jsonl").read_text().splitlines()]
+        return capsys.readouterr().err, [r for r in rows if r["canonical"]]
+
+    err, rows = run("--calibration", str(calibrations))
+    said = [line for line in err.splitlines() if "scores:" in line]
+    assert len(said) == 1 and "none computed" in said[0] and "--scores align" in said[0]
+    assert rows and all(r["score"] is None for r in rows)
+    err, rows = run("--calibration", str(calibrations), "--scores", "align")
+    assert "NL<->Nile pairs only, shown but not counted" in err
+    assert rows and all(isinstance(r["score"], float) for r in rows)
+    err, rows = run()
+    assert "scores:" not in err
+    assert rows and all(isinstance(r["score"], float) for r in rows)
+
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for task in Path(f"/proc/{pid}/task").glob("*/children")
+            for c in task.read_text().split()]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_ctrl_c_stops_a_large_check_without_a_traceback_or_half_written_outputs(tiny_dir,
+                                                                               tmp_path):
+    """Ctrl-C while the forked workers read the sentences: one line, exit status 130, no
+    traceback (from the parent or a worker), no worker left behind, and no output file,
+    whole or partial, in --out."""
+    import os
+    import random
+    import signal
+    import time
+
+    from nile_align.judge.trainingdata import realise
+    from nile_align.nile.synth import random_intent
+
+    rng = random.Random(3)
+    intents = [random_intent(rng) for _ in range(4000)]
+    corpus = tmp_path / "big.csv"
+    pd.DataFrame({"nile": [i.canonical() for i in intents for _ in (0, 1)],
+                  "text": [realise(i, rng) for i in intents for _ in (0, 1)]}
+                 ).to_csv(corpus, index=False)
+    out = tmp_path / "out"
+    proc = subprocess.Popen([SCRIPT, "check", str(corpus), "--out", str(out), "--model",
+                             str(tiny_dir), "--no-cache"], stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not _children(proc.pid) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = _children(proc.pid)
+    assert workers, "the check never started its workers"
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "nile-align: interrupted" in err and "Traceback" not in err
+    assert not any(Path(f"/proc/{pid}").exists() and
+                   "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+                   for pid in workers)
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_an_interrupted_write_keeps_the_previous_outputs_whole(tmp_path, monkeypatch):
+    """Every output file is written under a temporary name and renamed when complete: a
+    write stopped half-way leaves the previous run's file as it was, and no temporary file."""
+    from nile_align import report
+    from nile_align.corpus import load_pairs
+    from nile_align.judge.verdict import Judge
+    from nile_align.pipeline import run_check
+
+    demo = load_pairs(str(ROOT / "corpora" / "demo.csv"))
+    judge = Judge(0.0, counts=False, source="calibration")
+    run_check(demo, lambda a, b: [0.0] * len(a), out=tmp_path, judge=judge)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    records = report.alignment_records
+
+    def stopped(g):
+        for n, record in enumerate(records(g)):
+            if n == 10:
+                raise KeyboardInterrupt
+            yield record
+
+    monkeypatch.setattr(report, "alignment_records", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        run_check(demo, lambda a, b: [0.0] * len(a), out=tmp_path, judge=judge)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before

@@ -143,3 +143,14 @@ def test_read_cli_json_and_text(capsys):
     assert main(["read", "The dorms are capped at 5 Mbps", "--format", "text"]) == 0
     out = capsys.readouterr().out
     assert "rate      5 Mbps max  [5 Mbps]" in out and "target    dorms  [dorms]" in out
+
+
+def test_key_orders_amounts_whose_cues_are_partly_unsaid():
+    """Two amounts of one value, one with a bound and one without, still have a key (a 50k-row
+    corpus once stopped here: None compared with "max")."""
+    said = reading.StatedAmount("rate", 1e7, "max", None, None, False, (0, 7), "10 Mbps")
+    unsaid = reading.StatedAmount("rate", 1e7, None, "upload", None, False, (9, 16), "10 Mbps")
+    statement = reading.Statement("", (said, unsaid), (), (), {}, None, None, None, ())
+    swapped = reading.Statement("", (unsaid, said), (), (), {}, None, None, None, ())
+    assert statement.key == swapped.key
+    assert len(statement.key[0]) == 2

@@ -61,6 +61,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Stderr(logging.StreamHandler):
+    """A handler that writes to ``sys.stderr`` as it is when a message is logged, not as it
+    was when the first command ran: a notebook or a test may replace it between calls."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value) -> None:
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``nile-align``; returns the exit status (user errors never print a traceback)."""
     parser = build_parser()
@@ -68,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Only nile_align's own messages: third-party INFO logs (matplotlib…) stay silent.
     log = logging.getLogger("nile_align")
     if not log.handlers:
-        handler = logging.StreamHandler(sys.stderr)
+        handler = _Stderr()
         handler.setFormatter(logging.Formatter("nile-align: %(message)s"))
         log.addHandler(handler)
         log.propagate = False

@@ -144,7 +144,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     decisions = load_decisions(args.decisions) if args.decisions else None
     _template_first(args, args.template)
     if args.stage_lines:
-        _say(f"[2/3] score with template {args.template!r}, then check", args)
+        _say(f"[2/3] judge (facts, and scores with template {args.template!r} where they "
+             f"count), then check", args)
     scorer = _scorer(args)
     judge = _judge(args, scorer, args.template)
     para_judge = _judge(args, scorer, args.template, kind="nl-nl", say=False)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import combinations
 from typing import Any
 
@@ -85,7 +85,9 @@ class Flag:
     settled_by: str | None = None
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The flag as one JSON object (its evidence shared, not copied: a check of a large
+        corpus writes tens of thousands of flags)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def _flag_id(rule: str, members: list[str]) -> str:
@@ -158,18 +160,19 @@ class _Flagger:
         """Whether intent ``i`` states a fact that its sentence ``s`` states: ``has`` (its
         fact check matches the words), ``contradicts`` (it says otherwise) or ``lacks``."""
         from ..nile.facts import check_facts, parse_or_none
+        from .evidence import marks, state_at
 
-        intent = parse_or_none(self.g.nodes[i]["canonical"])
-        if intent is None or fact.span is None:
+        if fact.span is None:
             return "lacks"
-        a, b = fact.span
-        for found in check_facts(intent, self.g.graph["_readings"](self.g.nodes[s]["text"])):
-            if found.span is not None and found.span[0] < b and a < found.span[1]:
-                if found.status == "matched":
-                    return "has"
-                if found.status == "contradicted":
-                    return "lacks" if found.fact.startswith("no ") else "contradicts"
-        return "lacks"
+        known = self.g.graph.setdefault("_marks", {})
+        spans = known.get((i, s))
+        if spans is None:  # a pair the corpus does not have: checked now
+            intent = parse_or_none(self.g.nodes[i]["canonical"])
+            if intent is None:
+                return "lacks"
+            spans = known[i, s] = marks(
+                check_facts(intent, self.g.graph["_readings"](self.g.nodes[s]["text"])))
+        return state_at(spans, fact.span)
 
     def suggestion(self, score: dict) -> tuple[str, str] | None:
         """(repaired Nile, sentence) for an align score whose facts are contradicted."""

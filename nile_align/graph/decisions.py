@@ -43,6 +43,9 @@ class Decisions:
             out.loc[hit, "valid"] = ok
             out.loc[hit, "canonical"] = v.intent.replace(name=None).canonical() if ok else None
             out.loc[hit, "key"] = v.intent.key() if ok else None
+            if "intent" in out:
+                out["intent"] = out["intent"].where(~hit, v.intent.replace(name=None) if ok
+                                                    else None)
             out.loc[hit, "error"] = None if ok else "; ".join(
                 f"{d.line}:{d.column}: {d.message}" for d in v.errors)
         return out

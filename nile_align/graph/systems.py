@@ -38,12 +38,16 @@ def compare(g: Any, flags: list, *, resamples: int = 1000, seed: int = 0) -> dic
     rng = np.random.default_rng(seed)
     out = {}
     for name in sorted(rows):
-        verdicts = np.array([VERDICTS.index(v) for v, _, _ in rows[name]])
-        boot = verdicts[rng.integers(0, len(verdicts), (resamples, len(verdicts)))]
+        counts = Counter(v for v, _, _ in rows[name])
+        n = sum(counts.values())
+        observed = np.array([counts[v] for v in VERDICTS]) / n
+        # Resampling n rows with replacement draws the verdict counts from a multinomial
+        # with the observed shares: the same bootstrap in O(resamples), whatever n.
+        boot = rng.multinomial(n, observed, size=resamples) / n
         shares = {}
         for k, v in enumerate(VERDICTS):
-            dist = (boot == k).mean(axis=1)
-            shares[v] = {"share": round(float((verdicts == k).mean()), 4),
+            dist = boot[:, k]
+            shares[v] = {"share": round(float(observed[k]), 4),
                          "ci": [round(float(np.percentile(dist, 2.5)), 4),
                                 round(float(np.percentile(dist, 97.5)), 4)]}
         kinds = Counter(category(f) for _, facts, _ in rows[name] for f in facts
@@ -52,7 +56,7 @@ def compare(g: Any, flags: list, *, resamples: int = 1000, seed: int = 0) -> dic
                 for v, _, gold in rows[name] if gold is not None]
         decided = [(s, gold) for s, gold in said if s is not None]
         out[name] = {
-            "pairs": len(verdicts), **shares,
+            "pairs": n, **shares,
             "contradicted": {k: kinds[k] for k in CATEGORIES},
             "violations": {"cond5": involved[name]["cond5"], "cond6": involved[name]["cond6"]},
             "gold": {"labelled": len(said), "decided": len(decided),

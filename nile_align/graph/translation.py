@@ -12,8 +12,9 @@ calibration shows the model counts, PLUIE(u, v) and PLUIE(v, u).
 
 Every sentence is read once (:mod:`nile_align.graph.evidence`, on every core), and its
 statement kept with the graph (``g.graph["_statements"]``, not written out) for the
-comparisons the checker and propagation explain; the few fact checks they add later (an
-inferred pair, a flag's facts) read their sentence again, once (``g.graph["_readings"]``).
+comparisons the checker and propagation explain, with where each pair's findings lie
+(``g.graph["_marks"]``) for the facts a flag shows; the few fact checks added later (an
+inferred pair) read their sentence again, once (``g.graph["_readings"]``).
 """
 
 from __future__ import annotations
@@ -115,8 +116,10 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     g = nx.Graph(threshold=judge.threshold, judge=judge.to_dict(),
                  para_judge=para_judge.to_dict(), signature=signature,
                  template=template, candidates=candidates, max_hops=0, invalid=[],
-                 corpus=accounting(corpus), timings={}, _readings=reader(), _statements={})
+                 corpus=accounting(corpus), timings={}, _readings=reader(), _statements={},
+                 _marks={})
     valid = corpus[corpus["valid"]]
+    parsed: dict[str, Any] = {}
     for r in corpus[~corpus["valid"]].itertuples(index=False):
         g.graph["invalid"].append({"row": int(r.row), "id": r.id, "system": r.system,
                                    "nile": r.nile, "text": r.text, "error": r.error})
@@ -133,6 +136,7 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
         i = intent_id(r.key)
         if i not in g:
             g.add_node(i, kind="intent", canonical=r.canonical, written=[], rows=[])
+            parsed[i] = getattr(r, "intent", None) or r.canonical  # parsed once, on loading
         if r.nile not in g.nodes[i]["written"]:
             g.nodes[i]["written"].append(r.nile)
         g.nodes[i]["rows"].append(int(r.row))
@@ -151,9 +155,10 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     align = [(i, s) for i, s, _ in _align_edges(g)]
     # Every sentence read once, with the fact checks of its pairs.
     started = time.perf_counter()
-    statements, findings = read_all(
-        texts, [(g.nodes[i]["canonical"], index[s]) for i, s in align], progress=progress)
+    statements, findings, marked = read_all(
+        texts, [(parsed[i], index[s]) for i, s in align], progress=progress)
     g.graph["_statements"] = dict(zip(texts, statements))
+    g.graph["_marks"] = dict(zip(align, marked))
     timings["facts"] = time.perf_counter() - started
 
     para: set[tuple[str, str]] = set()

@@ -255,6 +255,9 @@ CUES: dict[str, str] = {
 # A look-ahead for a word character first lets the engine skip to where a cue may start
 # (about a third faster on NEAT English; the matches are the same).
 _COMPILED = {name: re.compile(r"(?=[a-z0-9/])" + p, re.I) for name, p in CUES.items()}
+# The same on a lower-cased sentence, without re.I: a third faster (the engine folds no
+# case), used where lower-casing keeps every character's position.
+_LOWER = {name: re.compile(r"(?=[a-z0-9/])" + p) for name, p in CUES.items()}
 #: The cue families of verbs: the order in which their cues are looked for.
 FAMILIES = {"acl": ("unblock", "block", "allow"), "chain": ("remove", "add")}
 #: The cue that says the opposite of a verb, per family.
@@ -568,8 +571,8 @@ class Statement:
         """Every fact without its words: two statements with one (non-empty) key state the
         same facts, so each keeps every fact of the other (a cheap test before comparing)."""
         return (
-            tuple(sorted((a.kind, round(a.value, 6), a.bound, a.way, a.period, a.lifted)
-                         for a in self.amounts)),
+            tuple(sorted((a.kind, round(a.value, 6), a.bound or "", a.way or "",
+                          a.period or "", a.lifted) for a in self.amounts)),
             tuple(sorted((i.keys, i.category, i.polarity or "") for i in self.items)),
             tuple(sorted((t.keys, t.role or "") for t in self.targets)),
             tuple(sorted((k, VERB.get(h.name, h.name)) for k, h in self.polarity.items())),
@@ -839,8 +842,11 @@ def read(text: str, vocab: Vocabulary | None = None) -> Reading:
     times = tuple(_times(text)) if _TIME_HINT.search(text) else ()
     dates = tuple(_dates(text)) if digits and _DATE_HINT.search(text) else ()
     hits: dict[str, tuple[Hit, ...]] = {}
-    for name, pattern in _COMPILED.items():
-        found = [Hit(name, m.start(), m.end(), m.group(0)) for m in pattern.finditer(text)]
+    lower = text.lower()
+    patterns, seen = (_LOWER, lower) if len(lower) == len(text) else (_COMPILED, text)
+    for name, pattern in patterns.items():
+        found = [Hit(name, m.start(), m.end(), text[m.start():m.end()])
+                 for m in pattern.finditer(seen)]
         if found and names:
             # A verb inside a longer name is the name ("intrusion prevention", "traffic
             # monitor"); but "monitored" names the monitor and says add.
