@@ -34,6 +34,7 @@ class CheckResult:
     timings: dict[str, float] = field(default_factory=dict)
 
 
+@collector_paused()  # see nile_align.runtime: a check builds millions of acyclic objects
 def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
               template: str = "net", threshold: float | None = None, candidates: int = 5,
               max_hops: int = 1, decisions: Decisions | list[dict] | None = None,
@@ -52,18 +53,6 @@ def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
     :func:`nile_align.report.write_outputs`; ``progress``: bars on stderr (None: only on a
     terminal).
     """
-    with collector_paused():
-        return _run_check(corpus, scorer, out=out, template=template, threshold=threshold,
-                          candidates=candidates, max_hops=max_hops, decisions=decisions,
-                          judge=judge, para_judge=para_judge, scores=scores,
-                          graph_files=graph_files, progress=progress)
-
-
-def _run_check(corpus: Any, scorer: Any, *, out: str | Path | None, template: str,
-               threshold: float | None, candidates: int, max_hops: int,
-               decisions: Decisions | list[dict] | None, judge: Judge | None,
-               para_judge: Judge | None, scores: str, graph_files: str,
-               progress: bool | None) -> CheckResult:
     if isinstance(decisions, Decisions):
         corpus = decisions.apply_edits(corpus)
     timings = {}

@@ -188,12 +188,13 @@ def _say_scores(args: argparse.Namespace, scorer, judge, para_judge) -> None:
     """One line on which scores are computed and why (with the embedded model: none)."""
     import logging
 
+    from ..graph.translation import computed_scores
+
     def auc(j) -> str:
         return f" (AUC {j.auc:.2f})" if j.auc is not None else ""
 
     model = scorer.signature(args.template).model
-    align = judge.counts or args.scores in ("align", "all")
-    para = para_judge.counts or args.scores == "all"
+    align, para = computed_scores(judge, para_judge, args.scores)
     if align and para:
         return
     if not align:

@@ -21,8 +21,8 @@ from ..nile.intent import Intent
 from ..nile.paraphrase import compare
 from ..nile.reading import Statement, read
 
-__all__ = ["KEPT", "compare_all", "fact_candidates", "marks", "read_all", "state_at",
-           "stored"]
+__all__ = ["KEPT", "compare_all", "compared", "fact_candidates", "marks", "read_all",
+           "state_at", "stored"]
 
 #: A direction that keeps every fact: what two statements with one key get.
 KEPT: dict = {"verdict": "paraphrase", "facts": []}
@@ -44,6 +44,13 @@ _JOB: dict[str, Any] = {}
 def stored(comparison) -> dict:
     """A direction as a para edge keeps it: its verdict from facts and the facts it rests on."""
     return {"verdict": comparison.verdict, "facts": [f.to_dict() for f in comparison.decisive()]}
+
+
+def compared(su: Statement, sv: Statement) -> tuple[dict, dict]:
+    """The two stored directions (u→v, v→u) of two statements."""
+    if su.key == sv.key and any(su.key):  # the same facts: each keeps all of the other's
+        return KEPT, KEPT
+    return stored(compare(su, sv)), stored(compare(sv, su))
 
 
 def read_all(texts: Sequence[str], align: Sequence[tuple[Intent | str, int]], *,
@@ -212,11 +219,4 @@ def _read_chunk(chunk: tuple[int, int]) -> tuple[list, list]:
 
 def _compare_chunk(chunk: tuple[int, int]) -> list[tuple[dict, dict]]:
     statements = _JOB["statements"]
-    out = []
-    for u, v in _JOB["pairs"][chunk[0]:chunk[1]]:
-        su, sv = statements[u], statements[v]
-        if su.key == sv.key and any(su.key):  # the same facts: each keeps all of the other's
-            out.append((KEPT, KEPT))
-        else:
-            out.append((stored(compare(su, sv)), stored(compare(sv, su))))
-    return out
+    return [compared(statements[u], statements[v]) for u, v in _JOB["pairs"][chunk[0]:chunk[1]]]

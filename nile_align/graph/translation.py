@@ -34,8 +34,8 @@ from ..errors import UsageError
 from ..judge.verdict import Judge, compose, compose_para, decision
 from .decisions import Decisions
 
-__all__ = ["SCORES", "ScoreFn", "build_graph", "decide", "intent_id", "mutual", "sentence_id",
-           "propagate", "shared_facts", "SOURCES"]
+__all__ = ["SCORES", "ScoreFn", "build_graph", "computed_scores", "decide", "intent_id",
+           "mutual", "sentence_id", "propagate", "shared_facts", "SOURCES"]
 
 #: A score provider: (A texts, B texts) -> one PLUIE(A, B) per pair. Any function works,
 #: so the graph logic can be tested and benchmarked without a model.
@@ -70,6 +70,13 @@ def _provider(scorer: Any, template: str) -> tuple[ScoreFn, str, Any]:
 #: model whose calibration shows it does not discriminate is not run on any pair), ``align``
 #: also every intent–sentence pair's, ``all`` also every sentence pair's (both ways).
 SCORES = ("counted", "align", "all")
+
+
+def computed_scores(judge: Judge, para_judge: Judge, scores: str = "counted",
+                    ) -> tuple[bool, bool]:
+    """Whether NL↔Nile and NL↔NL pairs are scored: those a judge counts, and those asked for
+    (:data:`SCORES`)."""
+    return judge.counts or scores in ("align", "all"), para_judge.counts or scores == "all"
 
 
 def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float | None = None,
@@ -184,9 +191,7 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
                         "para_candidates": len(para) - within,
                         "blocking": "tf-idf" if para_judge.counts else "facts"}
 
-    # The scores a judge counts, and those asked for.
-    score_align = judge.counts or scores in ("align", "all")
-    score_para = para_judge.counts or scores == "all"
+    score_align, score_para = computed_scores(judge, para_judge, scores)
     g.graph["pairs"].update(align_scored=score_align, para_scored=score_para)
     a = [g.nodes[i]["canonical"] for i, _ in align] if score_align else []
     b = [g.nodes[s]["text"] for _, s in align] if score_align else []
@@ -255,13 +260,10 @@ def statement(g: nx.Graph, s: str):
 def _para_facts(g: nx.Graph, u: str, v: str) -> dict:
     """The fact comparison of a sentence pair, both ways (u→v, v→u), as stored on its edge:
     each direction's verdict from facts and the facts it rests on."""
-    from ..nile.paraphrase import compare
-    from .evidence import KEPT, stored
+    from .evidence import compared
 
-    su, sv = statement(g, u), statement(g, v)
-    if su.key == sv.key and any(su.key):  # the same facts: each keeps all of the other's
-        return {"facts_uv": KEPT, "facts_vu": KEPT}
-    return {"facts_uv": stored(compare(su, sv)), "facts_vu": stored(compare(sv, su))}
+    uv, vu = compared(statement(g, u), statement(g, v))
+    return {"facts_uv": uv, "facts_vu": vu}
 
 
 def _comparison(stored: dict):
