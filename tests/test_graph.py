@@ -31,8 +31,10 @@ N1, N2, N3 = "Guests may not transfer files", "Guests cannot use file transfer",
 M1, M2 = "Students get 100 GB of downloads a week", "Weekly student download quota: 100 GB"
 P1, P2 = "File transfer is off-limits for guests", "No file transfer for the guest network"
 N4 = "File transfer is not allowed"
-# Aligned to I1 (its facts match), but it says more than N1: the wireless network.
+# I1's facts and one more: the wireless network (a fact the translation adds).
 N5 = "Guests on the wireless network cannot use file transfer"
+# A name the vocabulary does not know where I1 has file transfer: aligned on a model's word.
+N6 = "Guests cannot use WinSCP"
 
 
 class Table:
@@ -105,18 +107,29 @@ def test_sentences_merge_on_normalised_text():
     assert sum(k == "sentence" for _, k in g.nodes(data="kind")) == 1
 
 
+def test_a_fact_the_translation_adds_is_caught_without_a_second_translation():
+    # The model calls N5 aligned and N1, N5 paraphrases, but N5 adds the wireless network:
+    # the NL<->Nile check reads both ways, so N5 is not aligned and (5) has nothing to catch.
+    scores = {(I1, N1): 1, (I1, N5): 1, **yes((N1, N5))}
+    g, flags, _, _ = run([(I1, N1), (I1, N5)], scores, candidates=0)
+    edge = g.edges[intent_id(I1), sentence_id(N5)]
+    assert edge["verdict"] == "not_aligned"
+    assert "adds target 'wireless network'" in edge["reasons"]
+    assert rules(flags) == []
+
+
 def test_cond5_fires_for_a_real_difference_whatever_the_model_says():
-    # The model calls N1 and N5 paraphrases both ways, but N5 adds the wireless network:
-    # the facts veto, and the flag says on which fact the translations differ.
-    scores = {(I1, N1): 1, (I1, N5): 1, **yes((N1, N5)), (I2, M1): 1, (I2, M2): 1,
+    # The model vouches for N6 (the facts cannot find file transfer in it) and calls N1 and
+    # N6 paraphrases both ways; but N1 names file transfer and N6 does not: a real difference,
+    # and the flag says on which fact the translations differ.
+    scores = {(I1, N1): 1, (I1, N6): 1, **yes((N1, N6)), (I2, M1): 1, (I2, M2): 1,
               **yes((M1, M2))}
-    g, flags, _, _ = run([(I1, N1), (I1, N5), (I2, M1), (I2, M2)], scores, candidates=0)
-    assert rules(flags) == [("cond5", tuple(sorted((N1, N5))))]
+    g, flags, _, _ = run([(I1, N1), (I1, N6), (I2, M1), (I2, M2)], scores, candidates=0)
+    assert rules(flags) == [("cond5", tuple(sorted((N1, N6))))]
     assert {s["score"] for s in flags[0].scores if s["kind"] == "para"} == {2.0}
-    (differ,) = flags[0].differ
-    assert (differ["kind"], differ["fact"], differ["status"], differ["in"]) == (
-        "target", "wireless", "lost", N5)
-    assert differ["intent"] == "lacks"
+    differ = [d for d in flags[0].differ if d["status"] == "lost"]
+    assert [(d["kind"], d["fact"], d["in"], d["intent"]) for d in differ] == [
+        ("item", "file transfer", N1, "has")]
     summary = summarize(g, flags)
     assert summary["triplets"] == {"total": 2, "checked": 2, "fail_cond5": 1, "fail_cond6": 0,
                                    "satisfied": 1, "satisfied_share": 0.5, "unchecked": {},
@@ -224,8 +237,8 @@ def test_invalid_nile_is_flagged_and_not_scored():
 
 
 def test_flag_ids_are_stable_across_runs_and_row_order():
-    rows = [(I1, N1), (I1, N2, "0"), (I1, N5), (I3, P2), (I2, M1), (I2, M2)]
-    scores = {(I1, N1): 1, (I1, N2): 1, (I1, N5): 1, (I3, P2): 1, (I2, M1): 1, (I2, M2): 1,
+    rows = [(I1, N1), (I1, N2, "0"), (I1, N6), (I3, P2), (I2, M1), (I2, M2)]
+    scores = {(I1, N1): 1, (I1, N2): 1, (I1, N6): 1, (I3, P2): 1, (I2, M1): 1, (I2, M2): 1,
               **yes((N1, N2)), **yes((N1, P2)), **yes((M1, M2))}
     first = {f.flag_id: f.rule for f in run(rows, scores)[1]}
     again = {f.flag_id: f.rule for f in run(list(reversed(rows)), scores)[1]}

@@ -83,7 +83,7 @@ def test_effects_of_each_rule(out):
     assert {(r["text"], r["decision"]) for r in d.align} == {(L1, True), (V2, False),
                                                              (N2, False), (M3, False)}
     assert {(r["a"], r["b"], r["decision"]) for r in d.para} == {
-        (V1, V2, False), (N1, N2, False), (M1, M2, True)}
+        (V1, V2, False), (N2, N1, False), (M1, M2, True)}
     assert len(d.decided) == 5 and d.edits == []
 
 

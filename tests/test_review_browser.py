@@ -62,7 +62,7 @@ def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch):
         page.goto(base + "/queue?rule=cond5")
         navigate(page, lambda: page.click("#next"))
         assert "out/demo" in page.inner_text("header")
-        assert "target wireless" in page.inner_text("#differ")
+        assert "item file transfer" in page.inner_text("#differ")
         shots.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shots / "review-page.png"), full_page=True)
         page.goto(base + "/queue?rule=gold_disagreement")

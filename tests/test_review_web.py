@@ -117,9 +117,9 @@ def test_flag_page_shows_everything_escaped(served, out):
     # What makes the two sentences paraphrases, and where cond5's translations differ.
     assert re.search(r'id="shared">Both sentences state: [^<]*polarity block youtube', page)
     _, _, page = c.get(f"/flag/{ids['cond5']}")
-    assert re.search(r'id="differ"><li class="lost"><b>target wireless</b>: said in '
-                     r'“Guests on the wireless network[^<]*”, lost in the other', page)
-    assert "the intent <b>lacks</b> it" in page
+    assert re.search(r'<li class="lost"><b>item file transfer</b>: said in '
+                     r'“Guests may not transfer files”, lost in the other', page)
+    assert "the intent <b>has</b> it" in page
 
 
 def test_an_uncertain_flag_is_reviewed_like_any_other(served, out):

@@ -97,6 +97,8 @@ class Verdict:
 
 
 def _fact(f: dict) -> str:
+    if (f.get("detail") or "").startswith("adds "):
+        return f["detail"]  # a fact the sentence adds: "adds target 'wireless network'"
     detail = f": {f['detail']}" if f.get("detail") else ""
     return f"{f['status']} {f['kind']} {f['fact']}{detail}"
 

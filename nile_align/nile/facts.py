@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .intent import Bandwidth, Function, Intent, Quota, Schedule
-from .reading import NEAR, PERIODS, VERB, WAYS, Amount, Hit, Reading, read
+from .reading import NEAR, PERIODS, VERB, WAYS, Amount, Hit, Reading, Window, read
 from .vocabulary import ITEMS, Mention, Vocabulary, spelled
 
 __all__ = ["CATEGORIES", "Finding", "category", "check_facts", "contradictions", "decisive",
@@ -151,8 +151,9 @@ def check_facts(intent: Intent, sentence: str | Reading) -> list[Finding]:
                 out += _bandwidth(item, ctx)
             elif isinstance(item, Quota):
                 out += _quota(item, ctx)
-    return [*out, *items.values(), *_extra_items(intent, ctx), *_extra_amounts(intent, ctx),
-            *named, *_window(intent, ctx)]
+    found = [*out, *items.values(), *named, *_window(intent, ctx)]
+    said = {f.span for f in found if f.status == "contradicted"}
+    return found + [f for f in _added(intent, ctx) if f.span not in said]
 
 
 def _verdict(kind: str, fact: str, hit: Hit | None, other: Hit | None, *,
@@ -295,40 +296,108 @@ def _item(item: Function, ctx: _Context) -> Finding:
                    required=True)
 
 
-def _extra_items(intent: Intent, ctx: _Context) -> list[Finding]:
-    """Known items (applications, protocols, middleboxes) the sentence names but the intent
-    does not: a dropped list member."""
-    verbs = {op.verb for op in intent.operations}
-    categories = ([ITEMS] if verbs & {"allow", "block"} else []) + \
-        ([{"middleboxes"}] if verbs & {"add", "remove"} else [])
+def _added(intent: Intent, ctx: _Context) -> list[Finding]:
+    """The network facts the sentence states that the intent lacks, each a contradiction
+    named "adds ...": a target, group or path end, an item, a middlebox, a limit, an
+    exception. What only describes (a gloss, an example, a rationale: see
+    :mod:`nile_align.nile.reading`) adds nothing; neither does an implicit target, nor an
+    item named next to a related one the intent has ("POP3 email")."""
+    r, vocab = ctx.r, ctx.vocab
     mine = [item.value for _, item in intent.items() if isinstance(item, Function)]
     mine += [t.value for t in intent.targets]
+    if intent.path is not None:
+        mine += [intent.path.source.value, intent.path.destination.value]
+    # A path end of 'any' may be named ("to the internet"): a name in its place adds nothing.
+    open_ends = [] if intent.path is None else \
+        [role for role, f in (("from", intent.path.source), ("to", intent.path.destination))
+         if _any(f)]
     claimed = [m for m in ctx.mentions if m.span in ctx.claimed]
     out = []
-    for category in categories:
-        for m in ctx.unclaimed(category):
-            if any(ctx.vocab.names(m, v) for v in mine) or any(
-                    _adjacent(m, c, ctx.text) and any(ctx.vocab.related(k, j) for k in m.keys
-                                                      for j in c.keys) for c in claimed):
+    for m in ctx.mentions:
+        if m.span in ctx.claimed or r.described(m.span) or any(vocab.names(m, v) for v in mine):
+            continue
+        if any(_adjacent(m, c, ctx.text) and any(vocab.related(k, j) for k in m.keys
+                                                  for j in c.keys) for c in claimed):
+            continue
+        if m.categories == {"targets"}:
+            if any(vocab.is_implicit(k) for k in m.keys) or any(
+                    r.marked(m.span, role) for role in open_ends) or _describes(m, ctx):
                 continue
-            out.append(Finding("item", f"no {m.key}", "contradicted", m.span,
-                               f"the sentence adds {m.text!r}"))
+            if (whose := _whose(m, ctx, claimed)) is not None:
+                out.append(Finding("target", f"no {m.key}", "missing", m.span,
+                                   f"{ctx.text[m.span[0]:whose.span[1]]!r}: the reading cannot "
+                                   f"tell whether {m.text!r} narrows the target or describes "
+                                   f"it", True))
+                continue
+            what = "target"
+        else:
+            what = "item" if m.categories & ITEMS else "middlebox"
+        out.append(Finding("target" if what == "target" else "item", f"no {m.key}",
+                           "contradicted", m.span, f"adds {what} {m.text!r}"))
+    items = [c for c in claimed if c.categories - {"targets"}]
+    for word, span in r.unknown_names():
+        if any(_LISTED.fullmatch(ctx.text, c.span[1], span[0]) or
+               _LISTED.fullmatch(ctx.text, span[1], c.span[0]) for c in items):
+            out.append(Finding("item", f"no {word}", "missing", span,
+                               f"{word!r}, listed with the intent's items, is a name the "
+                               f"vocabulary does not know: another item, or another name "
+                               f"of one?", True))
+    for a in ctx.amounts:
+        if a.span in ctx.used or r.described(a.span) or any(
+                u.kind == a.kind and abs(u.value - a.value) < 1e-6 * max(a.value, 1)
+                for u in ctx.amounts if u.span in ctx.used):
+            continue  # a restatement of a limit the intent has: "5 Mbps (5 megabits/s)"
+        out.append(Finding(a.kind, f"no {a.kind} {a.text}", "contradicted", a.span,
+                           f"adds a limit {a.text!r}"))
+    # An exception that names an item of the intent is how English says its polarity ("all
+    # but Facebook"); Nile has no other exception.
+    for x in _EXCEPTION.finditer(ctx.text):
+        end = max(ctx.r.clauses[ctx.r.clause(x.span())][1], x.end() + 1)
+        if not any(x.start() <= c.span[0] < end and c.categories - {"targets"} for c in claimed):
+            out.append(Finding("exception", "no exception", "contradicted", x.span(),
+                               f"adds an exception {x.group(0).strip()!r}"))
     return out
+
+
+def _describes(m: Mention, ctx: _Context) -> bool:
+    """Whether a target name only describes another name: a generic word ("hosts",
+    "servers") that no "from"/"to" makes a path end ("CounterStrike servers", "hosts
+    attached to the guest network"), or a name that stands right beside a name of the
+    intent, as one compound name ("guest wifi", "dorm network")."""
+    if all(k in _GENERIC_TARGETS for k in m.keys):
+        listed = any(c.categories == {"targets"} and _LISTED.fullmatch(ctx.text, c.span[1],
+                                                                       m.span[0])
+                     for c in ctx.mentions)
+        return not (listed or ctx.r.marked(m.span, "from") or ctx.r.marked(m.span, "to"))
+    return any(c.span != m.span and c.span in ctx.claimed and _adjacent(m, c, ctx.text)
+               and c.categories == {"targets"} for c in ctx.mentions)
+
+
+def _whose(m: Mention, ctx: _Context, claimed: list[Mention]) -> Mention | None:
+    """The intent's target that ``m`` stands before as "students in the dorms", "users on
+    the guest network": people of that place, or a narrower target, the words do not say."""
+    return next((c for c in claimed if c.categories == {"targets"} and c.span[0] > m.span[1]
+                 and _OF_PLACE.fullmatch(ctx.text, m.span[1], c.span[0])), None)
+
+
+#: Between two members of a list: "the network and the servers", "dorms, hosts".
+_LISTED = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|(?:and|or)\s+)(?:the\s+|to\s+(?:the\s+)?)?",
+                     re.I)
+_OF_PLACE = re.compile(r"\s+(?:(?:who|that) (?:are|is) )?(?:in|on|at|of|from|inside|within|"
+                       r"attached to|connected to|living in|staying in|using)\s+(?:the\s+|a\s+|"
+                       r"an\s+|their\s+|our\s+)?", re.I)
+
+
+_GENERIC_TARGETS = frozenset({"servers", "host"})
+#: An exception to the policy, up to the end of its clause ("except for resident advisors").
+_EXCEPTION = re.compile(r"\b(?:except(?:\s+for)?|excluding|with the exception of|apart from|"
+                        r"other than|save for|unless)\b[^,;.:\n]*", re.I)
 
 
 def _adjacent(a: Mention, b: Mention, text: str) -> bool:
     """Whether two mentions stand side by side ("POP3 email", "IMAPS/HTTPS")."""
     (s1, e1), (s2, e2) = sorted([a.span, b.span])
     return re.fullmatch(r"[\s/-]*", text[e1:s2]) is not None
-
-
-def _extra_amounts(intent: Intent, ctx: _Context) -> list[Finding]:
-    """Rates and sizes the sentence states that no item of the intent accounts for."""
-    if not any(isinstance(item, (Bandwidth, Quota)) for _, item in intent.items()):
-        return []
-    return [Finding(a.kind, f"no {a.kind} {a.text}", "contradicted", a.span,
-                    f"the sentence adds {a.text!r}") for a in ctx.amounts
-            if a.span not in ctx.used]
 
 
 def _any(f: Function) -> bool:
@@ -462,9 +531,11 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
     times, dates = r.times, r.dates
     if sched is None or sched.start is None or sched.end is None:
         said = times[0][1] if times else (dates[0][1] if dates else None)
+        if said is None and sched is None and (when := r.first("when")) is not None:
+            said = when.span
         if said is not None and sched is None:
             return [Finding("time", "no time window", "contradicted", said,
-                            f"the sentence adds a time restriction: {s[said[0]:said[1]]!r}")]
+                            f"adds a time window {s[said[0]:said[1]]!r}")]
         return []
     if sched.start.kind not in ("hour", "date"):
         return []
@@ -477,19 +548,53 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
                         "the sentence sets no time window: it holds at all times", True)
                 for label, t in (("start", sched.start), ("end", sched.end))]
     if sched.start.kind == "hour":
-        return _hours(sched, times, s)
+        window = r.statement.window
+        if window is not None and window.kind == "hour":
+            return _hours(sched, window, r)
+        # One clock time and no window: each end found or not on its own.
+        return [_moment(label, t.value, [span for v, span in times if _same_clock(t.value, v)],
+                        [span for _, span in times], s)
+                for label, t in (("start", sched.start), ("end", sched.end)) if t is not None]
     return _days(sched, dates, s)
 
 
-def _hours(sched: Schedule, times, s: str) -> list[Finding]:
+def _hours(sched: Schedule, window: Window, r: Reading) -> list[Finding]:
+    """Each end of an hour window against the sentence's window (read once, with its
+    order: "from 8 PM to 10 AM" is not 10:00–20:00). An end the sentence leaves open
+    ("after 6pm") matches an intent that closes it at the day's edge, and is missing for
+    one that closes it elsewhere."""
     out = []
+    said = {"start": window.start, "end": window.end}
+    # Where each end is said: the first and the last clock time of the window.
+    where = {"start": r.times[0][1], "end": r.times[-1][1]} if r.times else \
+        {"start": window.span, "end": window.span}
     for label, t in (("start", sched.start), ("end", sched.end)):
         assert t is not None
-        want = "00:00" if t.value == "24:00" else t.value
-        alt = {"23:59": "00:00", "00:00": "23:59"}.get(want)  # "until midnight"
-        out.append(_moment(label, t.value, [span for v, span in times if v in (want, alt)],
-                           [span for _, span in times], s))
+        other = "end" if label == "start" else "start"
+        fact = f"{label} {t.value}"
+        if _same_clock(t.value, said[label]):
+            out.append(Finding("time", fact, "matched", where[label], required=True,
+                               detail="the day's edge: the sentence leaves it open"
+                               if window.opened == label else ""))
+        elif window.opened == label:
+            out.append(Finding("time", fact, "missing", required=True,
+                               detail=f"the sentence leaves the {label} open ({window.text!r})"))
+        elif _same_clock(t.value, said[other]) and _same_clock(
+                getattr(sched, other).value, said[label]):
+            out.append(Finding("time", fact, "contradicted", window.span,
+                               f"the window is reversed: the sentence says {window.text!r}",
+                               True))
+        else:
+            text = r.text[where[label][0]:where[label][1]]
+            out.append(Finding("time", fact, "contradicted", where[label],
+                               f"the sentence says {text!r}", True))
     return out
+
+
+def _same_clock(a: str, b: str) -> bool:
+    """Two clock times of a window end: midnight is 00:00, 23:59 or 24:00."""
+    edge = {"00:00", "23:59", "24:00"}
+    return a == b or (a in edge and b in edge)
 
 
 def _days(sched: Schedule, dates, s: str) -> list[Finding]:

@@ -185,15 +185,18 @@ def _same(x: StatedName, y: StatedName, vocab) -> bool:
 
 
 def _items(sa: Statement, sb: Statement) -> list[Fact]:
-    from .vocabulary import vocabulary
-
-    vocab = vocabulary()
+    vocab = _vocabulary(sa)
     out: list[Fact] = []
     free = list(sb.items)
     unmatched = []
     for x in sa.items:
         same = next((y for y in free if _same(x, y, vocab)), None) or \
             next((y for y in sb.items if _same(x, y, vocab)), None)
+        if same is None and (glossed := next((y for y in sb.described
+                                              if _same(x, y, vocab)), None)) is not None:
+            out.append(Fact("item", x.key, "kept", "B names it in a gloss", x.span,
+                            glossed.span))
+            continue
         if same is None:
             unmatched.append(x)
             continue
@@ -237,6 +240,13 @@ def _items(sa: Statement, sb: Statement) -> list[Fact]:
     return out
 
 
+def _vocabulary(s: Statement):
+    """The vocabulary a statement was read with."""
+    from .vocabulary import vocabulary
+
+    return s.vocab or vocabulary()
+
+
 def _verb(name: str) -> str:
     from .reading import VERB
 
@@ -246,9 +256,7 @@ def _verb(name: str) -> str:
 # --- targets and the path -------------------------------------------------------------------
 
 def _targets(sa: Statement, sb: Statement) -> list[Fact]:
-    from .vocabulary import vocabulary
-
-    vocab = vocabulary()
+    vocab = _vocabulary(sa)
     out: list[Fact] = []
     matched: list[StatedName] = []
     for x in sa.targets:

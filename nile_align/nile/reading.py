@@ -17,6 +17,7 @@ No model. Values are named through the vocabularies of ``grammar/vocabulary.toml
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Iterable, Iterator
@@ -101,6 +102,12 @@ class Amount:
     exponent: int = 0             # the unit as a power of ten of bit/s or bytes
 
 
+#: A byte unit spelled out, or glossed right after an abbreviation: the rate is in bytes
+#: (an abbreviation alone, "MB/s", "GBps", is read as the bit rate NEAT means by it).
+_BYTE_WORD = re.compile(r"bytes?(?:/|$)", re.I)
+_BYTE_GLOSS = re.compile(r"\s*\(\s*(?:kilo|mega|giga|tera)?bytes\b", re.I)
+
+
 def _unit(unit: str, per_second: bool) -> tuple[str, int, str | None] | None:
     """(kind, exponent of 10 in bit/s or bytes, period) of a unit, or None if not one."""
     base, _, per = unit.casefold().partition("/")
@@ -127,6 +134,9 @@ def _amounts(text: str) -> list[Amount]:
             continue
         kind, exponent, period = unit
         scale = 10.0 ** (exponent if kind == "rate" else exponent - 6)
+        if kind == "rate" and (_BYTE_WORD.search(m.group("unit"))
+                               or _BYTE_GLOSS.match(text, m.end())):
+            scale *= 8  # "58 megabytes per second", "58 MB/s (megabytes per second)"
         if shared := _SHARED.search(text, 0, m.start()):
             number = float(shared.group(1))
             out.append(Amount(kind, number * scale, shared.span(1), shared.group(1), period,
@@ -168,7 +178,7 @@ CUES: dict[str, str] = {
              r"run|get|have access)|shut\w* (?:off|out|down)|cut\w* off|kept off|keep\w* "
              r"(?:\w+ ){0,3}?off|bar(?:s|red|ring)? (?:from|\w+ from)|barred|lock\w* out|"
              r"closed (?:off )?to|disabl\w*|turn\w* off|switch\w* off|unavailable|"
-             r"refus\w*|blackhol\w*|drop(?:s|ped|ping)? (?:all )?(?:\w+ ){0,2}?(?:traffic|"
+             r"refus\w*|blackhol\w*|drop(?:s|ped|ping)? (?:all )?(?:[\w.,/-]+ ){0,8}?(?:traffic|"
              r"packets|connections)|kill\w*|nuk\w*|squash\w*|stop\w* (?:allow|permitt|lett)\w*|"
              r"not (?:\w+ ){1,5}?(?:permitted|"
              r"allowed|authori[sz]ed)|" + _NEG_SUBJECT + r")\b",
@@ -183,7 +193,7 @@ CUES: dict[str, str] = {
              r"accessible|reachable|(?:can|may|could) join|open(?:s|ed|ing)?|yes|ok|okay|fine)\b",
     "weak_block": r"\bno\b(?! (?:longer|more|less|fewer|later|earlier)\b)",
     "remove": r"\b(?:remov\w*|no longer|stop\w*|without|bypass\w*|disabl\w*|turn\w* off|"
-              r"(?:tak\w*|took) (?:\w+ ){0,3}?(?:off|out)|get\w* rid of|got rid of|"
+              r"(?:tak\w*|took) (?:\w+ ){0,8}?(?:off|out)|get\w* rid of|got rid of|"
               r"there (?:is|are|will be) no|exempt\w*|lift\w*|"
               r"strip\w* (?:[\w+/&,-]+ ){0,4}?out|pull\w* (?:[\w+/&,-]+ ){0,4}?out|"
               r"decommission\w*|uninstall\w*|skip\w*|(?:rout|go|goes|went|going)\w* around|"
@@ -196,7 +206,7 @@ CUES: dict[str, str] = {
            r"in front of|plac\w*|put|puts|travers\w*|screen\w*|watch\w*|chain\w*|"
            r"run(?:s|ning)? (?:an?|the)|sits? behind|goes through|stick\w*|\w+ed by)\b",
     "lift": r"\b(?:no longer|(?:does|do|did|will|shall) not (?:have|get|be subject)|"
-            r"doesn't have|don't have|not have|remov\w*|lift\w*|eliminat\w*|"
+            r"doesn't have|don't have|not have|remov\w*|lift\w*|eliminat\w*|unsets?\b|"
             r"drop\w* (?:the |a |an |its |their |any )?(?:\w+ ){0,3}?(?:limit|quota|cap|"
             r"restriction|throttl\w*)s?|unset|unlimited|uncapped|unthrottled|unmetered|scrap\w*|"
             r"abolish\w*|do\w* away with|any ?more|get\w* rid of|got rid of|withdr[ae]w\w*|"
@@ -240,13 +250,21 @@ CUES: dict[str, str] = {
                 r"\bevery(?:one|body)\b",
     #: How a sentence names the 'any' end of a path.
     "any_end": r"\b(?:any|all|every)\s+(?:other\s+|external\s+)?(?:source|destination|"
-               r"endpoint|host|network|service|where)s?\b|\banywhere\b",
+               r"endpoint|host|network|service|where)s?\b|\banywhere\b|"
+               r"(?:(?<=:)|(?<=: )|(?<=from )|(?<=to )|(?<=from the )|(?<=to the ))any\b"
+               r"(?!\s+[a-z])",
     #: Words that restrict when, in a way the rules cannot read as a clock time or a date.
     "vague_time": r"\b(?:morning|afternoon|evening|night\w*|overnight|daytime|weekdays?|"
                   r"weekends?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|(?:business|working|"
                   r"office|school|peak|off[- ]peak) hours|hours of|o'clock|temporar\w*|until|"
                   r"till|after|before|during|holidays?|semesters?|terms?|january|february|"
                   r"march|april|june|july|august|sept|september|october|november|december)\b",
+    #: A restriction of when, in words that cannot be anything else ("on weekdays",
+    #: "during business hours", "at night"): a window the intent must have too.
+    "when": r"\b(?:weekdays?|weekends?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|"
+            r"(?:business|working|office|school|peak|off[- ]peak|class|exam) hours|"
+            r"(?:in the |at |during the |every |each )(?:morning|afternoon|evening|night)s?|"
+            r"overnight|daytime|nighttime|holidays?|semesters?|exam (?:period|week)s?)\b",
     #: A window that is the whole day, said in words.
     "whole_day": r"(?:\b24/7\b|\baround the clock\b|\bround the clock\b|\bat all times\b|"
                  r"\ball day(?: long)?\b|\bno time restrictions?\b|\bany ?time\b|"
@@ -481,6 +499,85 @@ def _dates(text: str) -> list[tuple[Date, Span]]:
     return out
 
 
+# --- asides: words that describe rather than state ----------------------------------------
+# A chat model's translation wraps the policy in words that are no network fact: a lead-in
+# ("Sure! Here's the translation:"), a sign-off ("Let me know if ..."), a rationale or an
+# effect ("..., so guests can't stream", "to keep the link free"), a restatement ("that is,
+# ..."). Those are blanked before anything is read (positions kept). Glosses and examples
+# of a name ("Netflix, a video streaming service", "POP (the Post Office Protocol ...)",
+# "(IDS)") stay readable, so that what they name still counts for the intent, but their cue
+# words are not read and what they name is never a fact the translation adds.
+
+_LEAD_IN = re.compile(
+    r"^\s*(?:(?:sure|certainly|of course|absolutely|okay|ok|great|yes|no problem)\b[^.!:\n]{0,40}"
+    r"[.!:]\s*)?(?:(?:here(?:'s| is| are)|below is|the following is)\b[^:\n]{0,80}:|"
+    r"(?:(?:the |an? )?(?:english )?translation|in plain english|in english|plain english|"
+    r"english version|(?:this|the) (?:nile )?intent (?:means|says|states|translates to|does)|"
+    r"meaning|answer|explanation|summary|policy)\s*:|(?:sure|certainly|of course|absolutely|"
+    r"okay|no problem)\s*[.!,])", re.I)
+_SIGN_OFF = re.compile(
+    r"(?:^|(?<=[.!?\n]))\s*(?:let me know|hope (?:this|that) helps|i hope|feel free|if you "
+    r"(?:need|have|want|would)|happy to help|glad to help|just let me|please let me)"
+    r"[^.!?\n]*(?:[.!?]+|$)", re.I)
+#: A rationale, an effect or a restatement, up to the end of its sentence (or, opening the
+#: sentence, up to its first comma).
+_WHY = re.compile(
+    r"(?:^|(?<=[,;(—–-])|(?<=\s))(?:so that|so as to|in order to|in order that|"
+    r"so\b(?! (?:that|as) \d)(?= (?:the|that|no|nobody|guests?|users?|students?|staff|faculty|"
+    r"clients?|calls?|it|they|"
+    r"traffic|everyone|only|each|every|all|this|these|those|their|its|[a-z]+ (?:can|can't|"
+    r"cannot|won't|will|may|stay|get|keep)\b))|to (?:ensure|make sure|keep|protect|prevent|avoid|"
+    r"reduce|free up|save|preserve|improve|support|maintain|conserve|stop \w+ from|"
+    r"discourage|encourage|curb|manage|control costs|comply|help)|because|which (?:means|"
+    r"ensures|helps|keeps|prevents|stops|frees|gives|makes)|that way|in effect,|in other words|"
+    r"in practice,|effectively,|meaning (?:that )?|thereby|that is,|i\.e\.,?|for (?:security|"
+    r"performance|fairness|compliance|safety|bandwidth|cost) reasons|as a (?:security|safety) "
+    r"measure)\b[^.!?;\n]*"
+    # "This means ...", "This helps ...": a sentence of its own after the policy.
+    r"|(?<=[.!?;—–]\s)this (?:means|ensures|helps|keeps|prevents|way|will (?:help|ensure|keep|"
+    r"prevent))\b[^.!?;\n]*", re.I)
+_SENTENCE_START = re.compile(r"(?:^|[.!?\n:]\s*|^\s*[-•*]\s*)$")
+#: A parenthesis that glosses the name or amount before it: "(a remote login protocol)",
+#: "(Blizzard's online gaming service)", "(IDS)", "(that is, ...)".
+_GLOSS_OPEN = re.compile(r"\(\s*(?:(?:a|an|the|eg|ie|that is|which|short for|also known as|aka|"
+                         r"also called|known as|called|like|such as|for example|for instance|"
+                         r"including)\b|e\.g\.|i\.e\.)", re.I)
+_ABBREVIATION = re.compile(r"\(\s*[A-Z][A-Z0-9.&/-]{1,7}s?\s*\)")
+_GLOSS_NOUN = re.compile(r"\b(?:service|app|application|protocol|platform|program|game|tool|"
+                         r"client|software|system|network|site|website|messenger|suite)s?\s*\)$",
+                         re.I)
+#: An appositive or an example after a name: ", a video-calling app", "such as Netflix".
+_APPOSITIVE = re.compile(r",\s+(?:a|an|the)\s+[^,;.()\n]{0,60}?\b(?:service|app|application|"
+                         r"protocol|platform|program|game|tool|client|software|messenger|"
+                         r"suite|site|website)s?\b(?=\s*[,;.)\n]|\s*$)", re.I)
+_EXAMPLE = re.compile(r"\b(?:such as|e\.g\.,?|for example,?|for instance,?|including)\s+"
+                      r"[^;.()\n]*", re.I)
+
+
+def _asides(text: str) -> tuple[str, tuple[tuple[str, Span], ...]]:
+    """``text`` with its asides blanked, and every aside and gloss as (kind, span)."""
+    found: list[tuple[str, Span]] = []
+    if (m := _LEAD_IN.match(text)) is not None and m.end() > m.start():
+        found.append(("lead-in", m.span()))
+    found += [("sign-off", m.span()) for m in _SIGN_OFF.finditer(text) if m.end() > m.start()]
+    for m in _WHY.finditer(text):
+        start, end = m.span()
+        if _SENTENCE_START.search(text, 0, start) and (comma := text.find(",", start, end)) > 0:
+            end = comma  # "To keep the link free, students are capped at ...": the rationale
+        found.append(("rationale", (start, end)))
+    masked = list(text)
+    for _, (a, b) in found:
+        masked[a:b] = " " * (b - a)
+    plain = "".join(masked)
+    for m in re.finditer(r"\([^()]*\)", plain):
+        if _GLOSS_OPEN.match(m.group(0)) or _ABBREVIATION.fullmatch(m.group(0)) or \
+                _GLOSS_NOUN.search(m.group(0)):
+            found.append(("gloss", m.span()))
+    found += [("gloss", m.span()) for m in _APPOSITIVE.finditer(plain)]
+    found += [("example", m.span()) for m in _EXAMPLE.finditer(plain)]
+    return plain, tuple(sorted(found, key=lambda f: f[1]))
+
+
 # --- the statement: what a sentence states, intent-free --------------------------------------
 
 @dataclass(frozen=True)
@@ -536,6 +633,8 @@ class Window:
     end: str
     span: Span
     text: str
+    #: The end the sentence leaves open ("after 6pm": ``end``), closed here at the day's edge.
+    opened: str | None = None
 
     @property
     def whole_day(self) -> bool:
@@ -565,6 +664,11 @@ class Statement:
     whole_day: Hit | None               # "24/7", "at all times", "midnight to midnight"
     everyone: Hit | None                # "every user", "everyone"
     unread: tuple[Unread, ...]
+    #: What a gloss or an example names ("secure web browsing (HTTPS)"): no fact of its own,
+    #: but another sentence that states it keeps it.
+    described: tuple[StatedName, ...] = ()
+    #: The vocabulary it was read with (the shipped one when None).
+    vocab: Vocabulary | None = field(default=None, repr=False, compare=False)
 
     @functools.cached_property
     def key(self) -> tuple:
@@ -586,7 +690,7 @@ class Statement:
         """What any paraphrase must state too: the amounts, the items and the named targets
         (each name by the representative of its equivalents). Two statements with different
         cores are never paraphrases; an empty core says nothing to compare."""
-        vocab = vocabulary()
+        vocab = self.vocab or vocabulary()
         named = tuple(sorted({min(vocab.representative(k) for k in t.keys) for t in self.targets
                               if not any(vocab.is_implicit(k) for k in t.keys)}))
         return (tuple(sorted((a.kind, round(a.value, 6)) for a in self.amounts)),
@@ -606,7 +710,8 @@ class Statement:
         return (src, dst) if src is not None and dst is not None else None
 
     def to_dict(self) -> dict:
-        out = asdict(self)
+        out = asdict(dataclasses.replace(self, vocab=None))
+        del out["vocab"]
         out["polarity"] = {k: {"verb": VERB.get(h.name, h.name), "span": list(h.span),
                                "text": h.text} for k, h in self.polarity.items()}
         out["path"] = None if self.path is None else {
@@ -651,6 +756,16 @@ class Reading:
     hits: dict[str, tuple[Hit, ...]]
     clauses: tuple[Span, ...]
     vocab: Vocabulary = field(repr=False)
+    #: The sentence as written (``text`` is what the rules read: its asides blanked).
+    said: str = ""
+    #: Lead-ins, sign-offs, rationales (blanked), glosses and examples, as (kind, span).
+    asides: tuple[tuple[str, Span], ...] = ()
+
+    def described(self, span: Span) -> bool:
+        """Whether ``span`` stands in a gloss or an example: it describes a name, and what
+        it names is never a fact of its own."""
+        return any(a <= span[0] and span[1] <= b for kind, (a, b) in self.asides
+                   if kind in ("gloss", "example"))
 
     # --- cues ---
 
@@ -790,6 +905,11 @@ class Reading:
         """Whether two names stand as "X to Y" (``first`` then ``second``)."""
         return second[0] > first[1] and _LINK.fullmatch(self.text, first[1], second[0]) is not None
 
+    def unknown_names(self) -> list[tuple[str, Span]]:
+        """Capitalised words the vocabulary does not know ("Skype", "Zoom"): names of items
+        or places it has no entry for (not cue words, times or dates)."""
+        return _unknown_names(self)
+
     # --- the statement ---
 
     @functools.cached_property
@@ -803,8 +923,10 @@ _ARTICLE = r"(?:the\s+|a\s+|an\s+|each\s+|every\s+|their\s+|its\s+|our\s+)?"
 _TO = re.compile(r"\b(?:to|into|towards?|reach(?:ing)?|reached|access(?:ing)?|enter(?:ing)?|"
                  r"bound for|head(?:ed|ing|s)? (?:for|to|into|out to)|destined (?:for|to)|"
                  r"in front of|to (?:\w+ )?(?:hosts?|machines|servers|sites|destinations|"
-                 r"addresses) (?:on|in|at))\s+" + _ARTICLE + "$", re.I)
-_FROM = re.compile(r"\b(?:from|leaving|out of)\s+" + _ARTICLE + "$", re.I)
+                 r"addresses) (?:on|in|at))\s+" + _ARTICLE + r"$|\b(?:destination|dest|dst|"
+                 r"target|to)\s*[:=]\s*" + _ARTICLE + "$", re.I)
+_FROM = re.compile(r"(?:\b(?:from|leaving|out of)\s+" + _ARTICLE + r"|\b(?:source|src|origin|"
+                   r"from)\s*[:=]\s*" + _ARTICLE + ")$", re.I)
 #: Words before "to" that make what follows a beneficiary, not a destination ("off-limits
 #: to guests", "open to staff", "added to the labs"), and before "out of" a removal ("taken
 #: out of the path").
@@ -834,6 +956,9 @@ def read(text: str, vocab: Vocabulary | None = None) -> Reading:
     """The reading of one sentence (see :class:`Reading`). Cheap enough to run on every
     sentence of a corpus once; :func:`reader` keeps the readings of a run."""
     vocab = vocab or vocabulary()
+    said = text
+    text, asides = _asides(said)
+    glosses = [span for kind, span in asides if kind in ("gloss", "example")]
     words = vocab.analyse(text)
     mentions = tuple(vocab.mentions(words))
     names = [m.span for m in mentions]
@@ -853,6 +978,8 @@ def read(text: str, vocab: Vocabulary | None = None) -> Reading:
             found = [h for h in found if not any(
                 a <= h.start < b and (a, b) != h.span and (name in _ACL or b - a > h.end - h.start)
                 for a, b in names)]
+        if found and glosses:  # a gloss's words describe; they say nothing of the policy
+            found = [h for h in found if not any(a <= h.start < b for a, b in glosses)]
         if found:
             hits[name] = tuple(found)
     # An item used as a verb after a permission: "labs should be able to scp", "may ssh".
@@ -866,7 +993,8 @@ def read(text: str, vocab: Vocabulary | None = None) -> Reading:
             clauses.append((start, m.start()))
             start = m.start()
     clauses.append((start, len(text) + 1))
-    return Reading(text, words, mentions, amounts, times, dates, hits, tuple(clauses), vocab)
+    return Reading(text, words, mentions, amounts, times, dates, hits, tuple(clauses), vocab,
+                   said, asides)
 
 
 def reader(maxsize: int | None = None):
@@ -879,8 +1007,15 @@ def _state(r: Reading) -> Statement:
     """The intent-free facts of a reading."""
     text = r.text
     lift = r.first("lift")
-    amounts = tuple(_stated_amount(r, a, lift is not None) for a in r.amounts)
-    mentions = _merged(r)
+    # One amount said twice is one fact ("50 GB a week (50 gigabytes every seven days)").
+    once = {(a.kind, round(a.value, 6)): a for a in reversed(r.amounts)}
+    amounts = tuple(_stated_amount(r, a, lift is not None) for a in r.amounts
+                    if once[(a.kind, round(a.value, 6))] is a)
+    # What a gloss or an example names describes; it is no fact of its own.
+    merged = _merged(r)
+    mentions = [m for m in merged if not r.described(m.span)]
+    described = tuple(StatedName(m.key, m.keys, min(m.categories), m.span, m.text)
+                      for m in merged if r.described(m.span))
     items, targets = [], []
     for m in mentions:
         if m.categories & (ITEMS | {"middleboxes"}):
@@ -923,7 +1058,8 @@ def _state(r: Reading) -> Statement:
             and not any(r.vocab.is_implicit(k) for k in t.keys) for t in targets):
         everyone = None  # "each host" names the host
     return Statement(text, amounts, tuple(items), tuple(targets), polarity, window,
-                     r.first("whole_day"), everyone, tuple(_unread(r, items, polarity, window)))
+                     r.first("whole_day"), everyone, tuple(_unread(r, items, polarity, window)),
+                     described, r.vocab)
 
 
 #: All traffic as the object of a permission or a block.
@@ -1051,7 +1187,7 @@ def _unread(r: Reading, items: list[StatedName], polarity: dict[str, Hit],
         yield Unread("one end of a time window", span, text[span[0]:span[1]])
     acl = polarity.get("acl")
     if acl is not None and acl.name != "weak_block" and not items and not r.amounts:
-        names = _unknown_names(r)
+        names = r.unknown_names()
         for word, span in names:
             yield Unread("a name the vocabulary does not know", span, word)
         if not names:
@@ -1102,9 +1238,27 @@ def _ymd(date: Date) -> str:
     return f"{year:04d}{month:02d}{day:02d}"
 
 
+#: Words that open a window at one clock time: "after 6pm", "from 9 pm onwards", "starting
+#: at 22:00" (to the end of the day), "before 8 AM", "until 5 PM" (from its start).
+_OPEN_START = re.compile(r"\b(?:after|past|from|starting(?: at| from)?|beginning(?: at)?|as of|"
+                         r"later than)\s+(?:about\s+|around\s+)?$", re.I)
+_ONWARDS = re.compile(r"\s*(?:on(?:wards?)?|and later|or later|until (?:the )?end of (?:the )?"
+                      r"day)\b", re.I)
+_OPEN_END = re.compile(r"\b(?:before|until|till|til|up (?:to|until)|no later than|earlier than)"
+                       r"\s+(?:about\s+|around\s+)?$", re.I)
+
+
 def _window(r: Reading) -> Window | None:
     """The sentence's window: its first and last clock time, else its first and last
-    date; None when it states fewer than two."""
+    date; a window open at one end when one clock time is said with a word that opens it
+    ("after 6pm": 18:00–23:59, "until 5 PM": 00:00–17:00); None when it states fewer."""
+    if len(r.times) == 1 and not r.dates:
+        ((clock, (a, b)),) = r.times
+        if _OPEN_END.search(r.text, 0, a):
+            return Window("hour", "00:00", clock, (a, b), r.text[a:b], "start")
+        if _OPEN_START.search(r.text, 0, a) or _ONWARDS.match(r.text, b):
+            return Window("hour", clock, "23:59", (a, b), r.text[a:b], "end")
+        return None
     if len(r.times) >= 2:
         (start, s1), (end, s2) = r.times[0], r.times[-1]
         if end in ("00:00", "24:00") and start != "00:00":

@@ -17,7 +17,7 @@ from typing import Any
 from .facts import Finding, check_facts, contradictions, nile_value
 from .intent import NEGATION, Bandwidth, Function, Intent, Operation, Path, Quota, Schedule, Time
 from .reading import PERIODS, WAYS, Amount, Reading, read
-from .vocabulary import KINDS, vocabulary
+from .vocabulary import KINDS
 
 __all__ = ["suggest"]
 
@@ -157,19 +157,19 @@ def _named(f: Finding, r: Reading) -> tuple[str, set[str]] | None:
     return mention.keys[0], set(mention.categories)
 
 
-def _canonical(key: str) -> str:
-    """A vocabulary key as the vocabulary writes it (its case)."""
-    return vocabulary().value.get(key, key)
+def _canonical(key: str, r: Reading) -> str:
+    """A vocabulary key as the reading's vocabulary writes it (its case)."""
+    return r.vocab.value.get(key, key)
 
 
 def _target(intent: Intent, f: Finding, r: Reading) -> Intent | None:
     named = _named(f, r)
-    if named is None or f.span is None:
-        return None
+    if named is None or f.span is None or f.fact.startswith("no "):
+        return None  # a target the sentence adds: whose, and on which end, is not ours to guess
     label, _, rest = f.fact.partition(" ") if f.fact.startswith(("from ", "to ")) else \
         ("", "", f.fact)
     kind, value = rest.split(" ", 1)
-    new = Function(kind, _canonical(named[0]))
+    new = Function(kind, _canonical(named[0], r))
     if label and intent.path is not None:
         end = intent.path.source if label == "from" else intent.path.destination
         if end.value != value:
@@ -193,7 +193,7 @@ def _item(intent: Intent, f: Finding, r: Reading) -> Intent | None:
     ops = [op for op in intent.operations if op.verb in family]
     if kind is None or len(ops) != 1:
         return None
-    new = Function(kind, _canonical(key))
+    new = Function(kind, _canonical(key, r))
     return intent.replace(operations=tuple(
         Operation(op.verb, (*op.items, new)) if op is ops[0] else op
         for op in intent.operations))

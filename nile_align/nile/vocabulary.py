@@ -23,6 +23,8 @@ ITEMS = frozenset({"services", "traffic", "protocols"})
 KINDS = {"services": "service", "traffic": "traffic", "protocols": "protocol",
          "middleboxes": "middlebox"}
 _WORD = re.compile(r"[^\W_]+")
+#: What no name spans: an arrow, a colon, a list's or a clause's punctuation.
+_BREAK = re.compile(r"[→>:;|•,()\[\]]")
 
 
 @functools.lru_cache(maxsize=65536)
@@ -79,8 +81,11 @@ class Vocabulary:
     related items, as loaded from the TOML data."""
 
     def __init__(self, data: dict):
+        self._data = data
         # Words compared as written: stemming would merge them with another value.
         self.exact = frozenset(w.casefold() for w in data.get("words", {}).get("exact", []))
+        self.short = {k.casefold(): v.casefold()
+                      for k, v in data.get("words", {}).get("short", {}).items()}
         # Corpora repeat their sentences and values: each is read once.
         self.analyse = functools.lru_cache(maxsize=4096)(self._analyse)
         self.words = functools.lru_cache(maxsize=65536)(self._words)
@@ -117,8 +122,14 @@ class Vocabulary:
         for entries in self._index.values():
             entries.sort(key=lambda e: (-len(e[0]), e[1]))
 
+    def __reduce__(self):
+        # Across processes: the shipped vocabulary by name (loaded once there), another by
+        # its data (pickle sends it once per message however many statements hold it).
+        return (vocabulary, ()) if self is vocabulary() else (Vocabulary, (self._data,))
+
     def _stem(self, word: str) -> str:
         folded = word.casefold()
+        folded = self.short.get(folded, folded)
         return folded if folded in self.exact or folded.isdigit() else stem(folded)
 
     def _words(self, text: str) -> tuple[str, ...]:
@@ -158,7 +169,9 @@ class Vocabulary:
         found: list[tuple[int, int, str]] = []
         for i, first in enumerate(sentence.stems):
             for form, key in self._index.get(first, ()):
-                if sentence.stems[i:i + len(form)] == form:
+                if sentence.stems[i:i + len(form)] == form and not any(
+                        _BREAK.search(sentence.text, sentence.spans[j][1], sentence.spans[j + 1][0])
+                        for j in range(i, i + len(form) - 1)):
                     found.append((i, len(form), key))
         keys: dict[tuple[int, int], list[str]] = {}
         for i, n, key in found:
