@@ -269,7 +269,7 @@ PAIR_COLUMNS = ["row", "id", "system", "nile", "text", "gold", "valid", "canonic
                 "error", "intent"]
 
 
-def _gold(value: object, where: str) -> bool | None:
+def gold_label(value: object, where: str) -> bool | None:
     """An expert label cell as True/False, or None when empty."""
     text = str(value).strip().casefold() if value is not None else ""
     if text in ("", "nan", "none", "null"):
@@ -330,7 +330,7 @@ def load_pairs(source, *, nile: str = "nile", text: str = "text", system: str = 
         "nile": frame[nile].fillna("").astype(str).to_numpy(),
         "text": frame[text].fillna("").astype(str).to_numpy(),
     })
-    out["gold"] = [_gold(v, f"{name} row {r}") for v, r in zip(
+    out["gold"] = [gold_label(v, f"{name} row {r}") for v, r in zip(
         frame[gold] if gold in frame.columns else [None] * len(out), out["row"])]
     empty = out["text"].str.strip() == ""
     skipped = [{"row": int(r), "system": sys_ or None,

@@ -24,7 +24,7 @@ from typing import IO
 import networkx as nx
 
 from .graph.checker import RULES, Flag
-from .graph.translation import _align_edges
+from .graph.translation import align_edges
 
 __all__ = ["GRAPH_FILES_EDGES", "REPORT_FLAGS", "REPORT_ROWS", "alignment_records",
            "write_outputs"]
@@ -47,7 +47,7 @@ def alignment_records(g: nx.Graph) -> Iterator[dict]:
     judge's (with its ``reasons``); ``decision`` the final one, from ``source`` (None while
     the pair is uncertain). Generated one at a time."""
     order = []
-    for i, s, e in _align_edges(g):
+    for i, s, e in align_edges(g):
         for k, r in enumerate(e["rows"] or [None]):
             pos = None if r is None else r["pos"]
             order.append((pos is None, pos or 0, g.nodes[i]["canonical"], g.nodes[s]["text"],
@@ -96,7 +96,7 @@ def write_outputs(g: nx.Graph, flags: list[Flag], summary: dict, out: str | Path
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
-    total = sum(max(1, len(e["rows"])) for _, _, e in _align_edges(g))
+    total = sum(max(1, len(e["rows"])) for _, _, e in align_edges(g))
     with _atomic(out / "alignments.jsonl") as f, \
             tqdm(total=total, desc="write", unit="row", leave=False,
                  disable=progress if progress is None else not progress) as bar:

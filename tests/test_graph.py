@@ -14,7 +14,7 @@ from nile_align.errors import CorpusError, UsageError
 from nile_align.graph.blocking import candidate_pairs
 from nile_align.graph.checker import PAPER, check, summarize
 from nile_align.graph.translation import (
-    _align_edges,
+    align_edges,
     build_graph,
     intent_id,
     propagate,
@@ -370,7 +370,7 @@ def test_a_model_without_evidence_leaves_the_facts_to_decide_and_paraphrases_unk
     g = build_graph(corpus(rows), table, judge=nil, para_judge=para_nil)
     propagate(g)
     flags = check(g)
-    verdicts = {g.nodes[s]["text"]: e["verdict"] for _, s, e in _align_edges(g)}
+    verdicts = {g.nodes[s]["text"]: e["verdict"] for _, s, e in align_edges(g)}
     assert verdicts == {N1: "aligned", N4: "uncertain", N2: "aligned"}
     # The model is not asked about paraphrases; the facts say N1 and N2 are paraphrases
     # (the model's -9 would have said no): (5) holds. N4 leaves its alignment uncertain.

@@ -105,6 +105,31 @@ def test_data_flows_one_way():
     assert cycles(edges) == []
 
 
+def private_imports(root: Path) -> list[str]:
+    """Every ``from X import _name`` of a package module by another module: a private name
+    is its module's own."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith(
+                    root.name)):
+                out += [f"{path.relative_to(root.parent)}:{node.lineno}: {a.name}"
+                        for a in node.names if a.name.startswith("_")
+                        and not a.name.startswith("__")]
+    return out
+
+
+def test_no_module_imports_another_modules_private_name(tmp_path):
+    assert private_imports(PACKAGE) == []
+    copy = tmp_path / "nile_align"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    facts = copy / "nile" / "facts.py"
+    facts.write_text(facts.read_text(encoding="utf-8") + "\nfrom .reading import _state\n",
+                     encoding="utf-8")
+    line = len(facts.read_text(encoding="utf-8").splitlines())
+    assert private_imports(copy) == [f"nile_align/nile/facts.py:{line}: _state"]
+
+
 def test_a_planted_back_import_is_named(tmp_path):
     """The same checks on a copy of the package with one import that goes against the flow,
     and one cycle inside a stage."""

@@ -37,6 +37,7 @@ def test_installed_wheel_finds_its_grammar_and_corpora(tmp_path):
     assert "nile_align/review/assets/review.js" in names  # the review page's own files
     assert "nile_align/_data/grammar/nile.lark" in names
     assert "nile_align/_data/grammar/nile-lenient.lark" in names
+    assert "nile_align/_data/grammar/english.toml" in names
     assert "nile_align/_data/corpora/demo.csv" in names
     assert "nile_align/_data/templates/net.toml" in names
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target",

@@ -326,6 +326,6 @@ def test_a_repair_suggestion_is_accepted_as_an_edit_of_its_sentence_only(out, tm
 
 
 def _align(g):
-    from nile_align.graph.translation import _align_edges
+    from nile_align.graph.translation import align_edges
 
-    return _align_edges(g)
+    return align_edges(g)

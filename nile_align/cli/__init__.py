@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from ..errors import NileAlignError, NileSyntaxError
 from ..resources import __version__
 from . import check, evaluate, nile, review, score, train
-from .common import EXIT_OK, EXIT_USAGE, _HelpFormatter
+from .common import EXIT_OK, EXIT_USAGE, HelpFormatter
 
 __all__ = ["build_parser", "main"]
 
@@ -53,7 +53,7 @@ _COMMANDS = [*nile.COMMANDS, *score.COMMANDS, *check.COMMANDS, *review.COMMANDS,
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of ``nile-align`` with one subparser per command."""
     parser = argparse.ArgumentParser(prog="nile-align", description=MAIN_HELP,
-                                     formatter_class=_HelpFormatter)
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--version", action="version", version=f"nile-align {__version__}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
     for add in _COMMANDS:

@@ -8,13 +8,13 @@ import sys
 from .common import (
     EXIT_FOUND,
     EXIT_OK,
-    _add_judge_options,
-    _add_model_options,
-    _HelpFormatter,
-    _judge,
-    _say,
-    _scorer,
-    _template_first,
+    HelpFormatter,
+    add_judge_options,
+    add_model_options,
+    make_judge,
+    make_scorer,
+    say,
+    template_first,
 )
 
 CHECK_HELP = """\
@@ -86,7 +86,7 @@ def _add_check_options(p: argparse.ArgumentParser, out_default: str | None) -> N
     c.add_argument("--lenient", action="store_true", help="accept the quirks of old corpora")
     r = p.add_argument_group("rules")
     r.add_argument("--template", default="net", help="template for every score (default net)")
-    _add_judge_options(r)
+    add_judge_options(r)
     r.add_argument("--candidates", type=int, default=5, metavar="K",
                    help="cross-intent sentence pairs scored per sentence (default 5)")
     r.add_argument("--max-hops", type=int, default=1, metavar="N",
@@ -102,19 +102,19 @@ def _add_check_options(p: argparse.ArgumentParser, out_default: str | None) -> N
                         "(DIR/review.sqlite from `nile-align review`) or a table with the "
                         "columns nile, text, decision")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
-    _add_model_options(p)
+    add_model_options(p)
 
 
 def _add_check(sub) -> None:
     p = sub.add_parser("check", help="check a corpus with conditions (5) and (6)",
-                       description=CHECK_HELP, formatter_class=_HelpFormatter)
+                       description=CHECK_HELP, formatter_class=HelpFormatter)
     _add_check_options(p, None)
     p.set_defaults(func=cmd_check, stage_lines=False)
 
 
 def _add_run(sub) -> None:
     p = sub.add_parser("run", help="the main job: validate, score, check, report",
-                       description=RUN_HELP, formatter_class=_HelpFormatter)
+                       description=RUN_HELP, formatter_class=HelpFormatter)
     _add_check_options(p, "nile-align-out")
     p.set_defaults(func=cmd_check, stage_lines=True)
 
@@ -137,18 +137,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     why = Counter(r["reason"] for r in info["skipped_rows"])
     skipped = f"; {len(info['skipped_rows'])} skipped (" + ", ".join(
         f"{reason}: {n}" for reason, n in why.items()) + ")" if why else ""
-    _say(f"{stage}{info['rows']} data rows: {len(corpus)} pair{'s' * (len(corpus) != 1)}"
+    say(f"{stage}{info['rows']} data rows: {len(corpus)} pair{'s' * (len(corpus) != 1)}"
          f"{skipped}, "
          f"{corpus['key'].nunique()} distinct intents, "
          f"{invalid} pair{'s' * (invalid != 1)} with invalid Nile", args)
     decisions = load_decisions(args.decisions) if args.decisions else None
-    _template_first(args, args.template)
+    template_first(args, args.template)
     if args.stage_lines:
-        _say(f"[2/3] judge (facts, and scores with template {args.template!r} where they "
+        say(f"[2/3] judge (facts, and scores with template {args.template!r} where they "
              f"count), then check", args)
-    scorer = _scorer(args)
-    judge = _judge(args, scorer, args.template)
-    para_judge = _judge(args, scorer, args.template, kind="nl-nl", say=False)
+    scorer = make_scorer(args)
+    judge = make_judge(args, scorer, args.template)
+    para_judge = make_judge(args, scorer, args.template, kind="nl-nl", say=False)
     _say_scores(args, scorer, judge, para_judge)
     result = run_check(corpus, scorer, out=args.out, template=args.template,
                        candidates=args.candidates, max_hops=args.max_hops,
@@ -167,7 +167,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                  f"({gold['uncertain_share']:.1%})") if gold["labelled_rows"] else ""
     paper = tri["paper"]
     unchecked = ", ".join(f"{k} {v}" for k, v in tri["unchecked"].items())
-    _say(f"{'[3/3] report: ' if args.stage_lines else ''}{tri['total']} triplets, "
+    say(f"{'[3/3] report: ' if args.stage_lines else ''}{tri['total']} triplets, "
          f"{tri['checked']} checked" + (f" (unchecked: {unchecked})" if unchecked else "")
          + f": {tri['fail_cond5']} fail (5), {tri['fail_cond6']} fail (6), {share} satisfy both"
          f" (the paper, {paper['model']}: {paper['fail_cond5']} of {paper['triplets']} fail "

@@ -10,17 +10,17 @@ import sys
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
 
-class _HelpFormatter(argparse.RawDescriptionHelpFormatter,
+class HelpFormatter(argparse.RawDescriptionHelpFormatter,
                      argparse.ArgumentDefaultsHelpFormatter):
     """Keeps the hand-wrapped examples and shows each option's default."""
 
 
-def _say(message: str, args: argparse.Namespace | None = None) -> None:
+def say(message: str, args: argparse.Namespace | None = None) -> None:
     if args is None or not getattr(args, "quiet", False):
         print(message, file=sys.stderr)
 
 
-def _add_model_options(p: argparse.ArgumentParser) -> None:
+def add_model_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("model")
     g.add_argument("--model", default="default", metavar="M",
                    help="'default' (the embedded SmolLM2-135M-Instruct), a .gguf file, a local "
@@ -49,9 +49,9 @@ def _add_model_options(p: argparse.ArgumentParser) -> None:
                    help="with --engine ray: GPUs each actor reserves")
 
 
-def _scorer(args: argparse.Namespace):
+def make_scorer(args: argparse.Namespace):
     """The Scorer the model options describe, or its Ray front with --engine ray."""
-    _quiet_transformers(args.quiet)
+    quiet_transformers(args.quiet)
     options = dict(device=args.device, dtype=args.dtype, templates=args.templates,
                    adapter=args.adapter, cache=None if args.no_cache else args.cache,
                    batch_size=args.batch_size,
@@ -66,7 +66,7 @@ def _scorer(args: argparse.Namespace):
     return Scorer(args.model, **options)
 
 
-def _template_first(args: argparse.Namespace, name: str, method: str = "pluie") -> None:
+def template_first(args: argparse.Namespace, name: str, method: str = "pluie") -> None:
     """Check a template exists and fits the method before any model loads: a typo should
     not cost the ~20 s of loading the model."""
     from ..errors import UsageError
@@ -78,7 +78,7 @@ def _template_first(args: argparse.Namespace, name: str, method: str = "pluie") 
                          f"needs a {'generate' if method == 'generate' else 'pluie'} template")
 
 
-def _judge(args: argparse.Namespace, scorer, template: str, *, kind: str = "nl-nile",
+def make_judge(args: argparse.Namespace, scorer, template: str, *, kind: str = "nl-nile",
            say: bool = True):
     """The judge for ``template`` scores of ``kind`` pairs: the model's calibration (or
     --calibration FILE), --threshold overriding its T, else the papers' T=0; said once on
@@ -96,7 +96,7 @@ def _judge(args: argparse.Namespace, scorer, template: str, *, kind: str = "nl-n
     return judge
 
 
-def _add_judge_options(g) -> None:
+def add_judge_options(g) -> None:
     g.add_argument("--threshold", type=float, metavar="T",
                    help="PLUIE > T means yes (default: the model's calibrated T, else 0)")
     g.add_argument("--calibration", metavar="FILE",
@@ -104,7 +104,7 @@ def _add_judge_options(g) -> None:
                         "'none' ignores them: the score counts at T as in the papers)")
 
 
-def _quiet_transformers(quiet: bool) -> None:
+def quiet_transformers(quiet: bool) -> None:
     import transformers
 
     transformers.logging.set_verbosity_error()
@@ -112,7 +112,7 @@ def _quiet_transformers(quiet: bool) -> None:
     transformers.utils.logging.disable_progress_bar()
 
 
-def _write_rows(frame, out: str | None, fmt: str) -> None:
+def write_rows(frame, out: str | None, fmt: str) -> None:
     """Rows to ``out`` (format by suffix, written atomically) or to stdout as ``fmt``."""
     if out:
         from ..judge.scale import write_frame

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from .common import EXIT_OK, _add_model_options, _HelpFormatter, _say, _scorer, _template_first
+from .common import EXIT_OK, HelpFormatter, add_model_options, make_scorer, say, template_first
 
 EVALUATE_HELP = """\
 Measure judges against human judgement on labelled pairs, with the papers' tables:
@@ -36,7 +36,7 @@ examples:
 
 def _add_evaluate(sub) -> None:
     p = sub.add_parser("evaluate", help="measure judges against human labels (papers' tables)",
-                       description=EVALUATE_HELP, formatter_class=_HelpFormatter)
+                       description=EVALUATE_HELP, formatter_class=HelpFormatter)
     p.add_argument("data", metavar="DATA", help="labelled pairs: CSV/TSV/JSONL/Parquet")
     p.add_argument("--a", default="nile", metavar="COL", help="reference column (default nile)")
     p.add_argument("--b", default="text", metavar="COL", help="candidate column (default text)")
@@ -63,7 +63,7 @@ def _add_evaluate(sub) -> None:
     p.add_argument("--format", choices=("markdown", "json"), default="markdown")
     p.add_argument("--out", metavar="DIR", help="write tables, scores, plots and report.html")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
-    _add_model_options(p)
+    add_model_options(p)
     p.set_defaults(func=cmd_evaluate)
 
 
@@ -96,9 +96,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     judges = [x.strip() for x in args.judges.split(",") if x.strip()]
     metrics = [m for m in (args.metric or ["net"]) if m != "none"]
     for name in metrics:
-        _template_first(args, name)
-    scorer = _scorer(args) if metrics or judges else None
-    _say(f"nile-align evaluate: {len(pairs)} pairs ({int(pairs['label'].sum())} positive)"
+        template_first(args, name)
+    scorer = make_scorer(args) if metrics or judges else None
+    say(f"nile-align evaluate: {len(pairs)} pairs ({int(pairs['label'].sum())} positive)"
          + (f", {len(prefs)} preference items" if prefs is not None else ""), args)
     result = run_evaluation(pairs, scorer=scorer, metrics=metrics, judges=judges,
                             baselines=baselines, preferences=prefs, facts=args.facts,
@@ -107,7 +107,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     sys.stdout.write(to_json(result) if args.format == "json" else markdown(result))
     sys.stdout.flush()
     if args.out:
-        _say(f"report: {write_evaluation(result, args.out)}", args)
+        say(f"report: {write_evaluation(result, args.out)}", args)
     return EXIT_OK
 
 
@@ -142,7 +142,7 @@ examples:
 
 def _add_calibrate(sub) -> None:
     p = sub.add_parser("calibrate", help="measure a model's threshold and discrimination",
-                       description=CALIBRATE_HELP, formatter_class=_HelpFormatter)
+                       description=CALIBRATE_HELP, formatter_class=HelpFormatter)
     p.add_argument("data", metavar="DATA", help="labelled pairs: CSV/TSV/JSONL/Parquet")
     p.add_argument("--a", default="nile", metavar="COL", help="Nile column (the reference)")
     p.add_argument("--b", default="text", metavar="COL", help="English column")
@@ -159,7 +159,7 @@ def _add_calibrate(sub) -> None:
     p.add_argument("--out", metavar="FILE", help="calibration file to add it to")
     p.add_argument("--plot", metavar="PNG", help="also draw the scores per label and the ROC")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
-    _add_model_options(p)
+    add_model_options(p)
     p.set_defaults(func=cmd_calibrate)
 
 
@@ -171,7 +171,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from ..evaluation.evaluate import load_labelled
     from ..nile.perturb import labelled_pairs
 
-    _template_first(args, args.template)
+    template_first(args, args.template)
     if args.perturb and args.pairs == "nl-nl":
         from ..errors import UsageError
 
@@ -187,8 +187,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         pairs = load_labelled(args.data, a=args.a, b=args.b, label=args.label)
         data = f"{Path(args.data).name}: {len(pairs)} labelled pairs"
     args.threshold = None
-    scorer = _scorer(args)
-    _say(f"nile-align calibrate: {len(pairs)} pairs ({int(pairs['label'].sum())} aligned), "
+    scorer = make_scorer(args)
+    say(f"nile-align calibrate: {len(pairs)} pairs ({int(pairs['label'].sum())} aligned), "
          f"template {args.template!r}", args)
     a, b = pairs["a"].tolist(), pairs["b"].tolist()
     if args.pairs == "nl-nl":  # both directions; para() needs both above T
@@ -208,7 +208,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         from ..evaluation.plots import calibration_plot
 
         calibration_plot(scores, pairs["label"].to_numpy(), result, Path(args.plot))
-    _say(f"{result.model} · {result.template} · {result.kind}: ROC AUC {result.auc:.3f} "
+    say(f"{result.model} · {result.template} · {result.kind}: ROC AUC {result.auc:.3f} "
          f"[{result.auc_low:.3f}, {result.auc_high:.3f}] on {result.pairs} pairs: "
          + ("discriminates" if result.discriminates else
             "does not discriminate (its interval does not lie above 0.5): verdicts will rest "

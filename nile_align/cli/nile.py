@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from .common import EXIT_FOUND, EXIT_OK, _HelpFormatter, _say
+from .common import EXIT_FOUND, EXIT_OK, HelpFormatter, say
 
 VALIDATE_HELP = """\
 Check Nile intents: syntax (with the position and what was expected), then
@@ -32,7 +32,7 @@ examples:
 
 def _add_validate(sub) -> None:
     p = sub.add_parser("validate", help="check Nile intents (syntax and semantics)",
-                       description=VALIDATE_HELP, formatter_class=_HelpFormatter)
+                       description=VALIDATE_HELP, formatter_class=HelpFormatter)
     p.add_argument("inputs", nargs="*", default=["-"], metavar="FILE",
                    help="plain-text or table files; - reads stdin")
     p.add_argument("--column", metavar="NAME", help="the column holding Nile in a table")
@@ -63,7 +63,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 out.write(v.format() + "\n")
     out.flush()
     mode = "lenient" if args.lenient else "strict"
-    _say(f"nile-align validate ({mode}): {summary}", args)
+    say(f"nile-align validate ({mode}): {summary}", args)
     return EXIT_FOUND if summary.invalid else EXIT_OK
 
 
@@ -84,7 +84,7 @@ examples:
 
 def _add_diff(sub) -> None:
     p = sub.add_parser("diff", help="name the structural differences of two intents",
-                       description=DIFF_HELP, formatter_class=_HelpFormatter)
+                       description=DIFF_HELP, formatter_class=HelpFormatter)
     p.add_argument("a", metavar="A", help="the first intent (Nile text)")
     p.add_argument("b", metavar="B", help="the second intent (Nile text)")
     p.add_argument("--lenient", action="store_true", help="parse both in lenient mode")
@@ -106,7 +106,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     else:
         for d in differences:
             print(d)
-    _say("different" if differences else "equivalent", args)
+    say("different" if differences else "equivalent", args)
     return EXIT_FOUND if differences else EXIT_OK
 
 
@@ -133,7 +133,7 @@ examples:
 
 def _add_facts(sub) -> None:
     p = sub.add_parser("facts", help="check a sentence against an intent's facts (no model)",
-                       description=FACTS_HELP, formatter_class=_HelpFormatter)
+                       description=FACTS_HELP, formatter_class=HelpFormatter)
     p.add_argument("nile", metavar="NILE", help="the intent (Nile text)")
     p.add_argument("sentence", metavar="SENTENCE", help="the English sentence")
     p.add_argument("--lenient", action="store_true", help="parse the intent in lenient mode")
@@ -157,10 +157,10 @@ def cmd_facts(args: argparse.Namespace) -> int:
 
         repaired = suggest(intent, args.sentence)
         if repaired is None:
-            _say("no suggestion: nothing is contradicted, or no single repair fits", args)
+            say("no suggestion: nothing is contradicted, or no single repair fits", args)
             return EXIT_FOUND
         print(repaired.canonical())
-        _say("; ".join(str(d) for d in diff(intent, repaired)), args)
+        say("; ".join(str(d) for d in diff(intent, repaired)), args)
         return EXIT_OK
     findings = check_facts(intent, args.sentence)
     if args.format == "json":
@@ -171,7 +171,7 @@ def cmd_facts(args: argparse.Namespace) -> int:
             detail = f" {f.detail}" if f.detail else ""
             print(f"{f.status:<12}  {f.kind:<9}  {f.fact}{words}{detail}")
     bad = contradictions(findings)
-    _say(f"{len(bad)} contradicted, {sum(f.status == 'missing' for f in findings)} missing, "
+    say(f"{len(bad)} contradicted, {sum(f.status == 'missing' for f in findings)} missing, "
          f"{sum(f.status == 'matched' for f in findings)} matched", args)
     return EXIT_FOUND if bad else EXIT_OK
 
@@ -195,7 +195,7 @@ examples:
 
 def _add_read(sub) -> None:
     p = sub.add_parser("read", help="what an English sentence states (no intent, no model)",
-                       description=READ_HELP, formatter_class=_HelpFormatter)
+                       description=READ_HELP, formatter_class=HelpFormatter)
     p.add_argument("sentences", nargs="+", metavar="SENTENCE",
                    help="English sentences; - reads one per line from stdin")
     p.add_argument("--format", choices=("json", "text"), default="json", help="stdout format")

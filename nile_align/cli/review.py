@@ -6,7 +6,7 @@ import argparse
 import getpass
 import json
 
-from .common import EXIT_OK, _HelpFormatter, _say
+from .common import EXIT_OK, HelpFormatter, say
 
 REVIEW_HELP = """\
 Work through the flags of a check: accept, reject, edit or skip each one. The
@@ -37,7 +37,7 @@ examples:
 
 def _add_review(sub) -> None:
     p = sub.add_parser("review", help="review the flags of a check (web page or terminal)",
-                       description=REVIEW_HELP, formatter_class=_HelpFormatter)
+                       description=REVIEW_HELP, formatter_class=HelpFormatter)
     p.add_argument("folder", metavar="DIR", help="the --out folder of check or run")
     p.add_argument("--port", type=int, default=8765, help="port of the page (0: any free one)")
     p.add_argument("--host", default="127.0.0.1",
@@ -72,18 +72,18 @@ def cmd_review(args: argparse.Namespace) -> int:
         with ReviewStore(args.folder, path=args.store) as store:
             if args.labelstudio_import:
                 n = import_annotations(store, args.labelstudio_import)
-                _say(f"nile-align review: {n} decisions imported from "
+                say(f"nile-align review: {n} decisions imported from "
                      f"{args.labelstudio_import}")
             if args.labelstudio_export:
                 out = Path(args.labelstudio_export)
                 out.write_text(json.dumps(tasks(store), ensure_ascii=False, indent=1) + "\n",
                                encoding="utf-8")
                 out.with_suffix(".xml").write_text(LABEL_CONFIG, encoding="utf-8")
-                _say(f"nile-align review: tasks in {out}, labeling config in "
+                say(f"nile-align review: tasks in {out}, labeling config in "
                      f"{out.with_suffix('.xml')}")
             if args.export:
                 n = store.export(args.export, history=args.history)
-                _say(f"nile-align review: {n} decisions written to {args.export}")
+                say(f"nile-align review: {n} decisions written to {args.export}")
         return EXIT_OK
     if args.tty:
         from ..review.terminal import review_tty
@@ -91,7 +91,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         with ReviewStore(args.folder, path=args.store) as store:
             made = review_tty(store, reviewer=args.reviewer)
             counts = store.counts()
-        _say(f"nile-align review: {made} decisions made; {counts['open']} flags open, "
+        say(f"nile-align review: {made} decisions made; {counts['open']} flags open, "
              f"{counts['decided']} decided")
         return EXIT_OK
     from ..review.page import make_server
@@ -100,7 +100,7 @@ def cmd_review(args: argparse.Namespace) -> int:
                          reviewer=args.reviewer, store=args.store)
     counts = server.store.counts()
     print(server.url, flush=True)
-    _say(f"nile-align review: {counts['total']} flags ({counts['open']} open) from "
+    say(f"nile-align review: {counts['total']} flags ({counts['open']} open) from "
          f"{args.folder}; decisions go to {server.store.path}. Ctrl-C stops.")
     if args.open:
         import webbrowser
@@ -109,7 +109,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     try:
         server.serve_forever()
     except KeyboardInterrupt:
-        _say("nile-align review: stopped")
+        say("nile-align review: stopped")
     finally:
         server.server_close()
         server.store.close()

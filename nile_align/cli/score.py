@@ -8,14 +8,14 @@ import json
 
 from .common import (
     EXIT_OK,
-    _add_judge_options,
-    _add_model_options,
-    _HelpFormatter,
-    _judge,
-    _say,
-    _scorer,
-    _template_first,
-    _write_rows,
+    HelpFormatter,
+    add_judge_options,
+    add_model_options,
+    make_judge,
+    make_scorer,
+    say,
+    template_first,
+    write_rows,
 )
 
 SCORE_HELP = """\
@@ -48,7 +48,7 @@ examples:
 
 def _add_score(sub) -> None:
     p = sub.add_parser("score", help="score pairs with a *-PLUIE template",
-                       description=SCORE_HELP, formatter_class=_HelpFormatter)
+                       description=SCORE_HELP, formatter_class=HelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="one table, or two line-aligned text files (A then B); - is stdin")
     p.add_argument("--a", default="a", metavar="COL", help="column holding A (the reference)")
@@ -62,7 +62,7 @@ def _add_score(sub) -> None:
                    help="pluie: one forward pass; two_pass: the paper's loss form (reference); "
                         "generate: output-based judge (a generate template)")
     p.add_argument("--both-directions", action="store_true", help="also score PLUIE(B, A)")
-    _add_judge_options(p)
+    add_judge_options(p)
     p.add_argument("--verdict", action="store_true",
                    help="NL<->Nile pairs (A = Nile): add the composed verdict (aligned, "
                         "not_aligned or uncertain) and its reasons: the fact check, and the "
@@ -77,7 +77,7 @@ def _add_score(sub) -> None:
                    help="write the rows to FILE (.jsonl or .csv) instead of stdout; with "
                         "--shard the default is scores.part-K-of-N.jsonl")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
-    _add_model_options(p)
+    add_model_options(p)
     p.set_defaults(func=cmd_score)
 
 
@@ -110,7 +110,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     out = args.out
     # Everything a user can get wrong is checked before the model loads (~20 s).
     require_columns(frame, (col_a, col_b, *extra.values()))
-    _template_first(args, args.template, args.method)
+    template_first(args, args.template, args.method)
     if args.shard:
         from ..judge.scale import parse_shard, shard_mask
 
@@ -119,8 +119,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         frame = frame[shard_mask(frame, a=col_a, b=col_b, shard=(k, n),
                                  extra=list(extra.values()))]
         out = out or f"scores.part-{k}-of-{n}.jsonl"
-    scorer = _scorer(args)
-    judge = _judge(args, scorer, args.template) if args.method == "pluie" else None
+    scorer = make_scorer(args)
+    judge = make_judge(args, scorer, args.template) if args.method == "pluie" else None
     started = time.perf_counter()
     result = scorer.score_frame(frame, a=col_a, b=col_b, template=args.template,
                                 method=args.method, both_directions=args.both_directions,
@@ -138,11 +138,11 @@ def cmd_score(args: argparse.Namespace) -> int:
         for column in ("score", "score_ba"):
             if column in result:
                 result[column] = result[column].round(args.precision)
-    _write_rows(result, out, args.format)
+    write_rows(result, out, args.format)
     errors = int(result["error"].notna().sum())
     info = result.attrs["nile_align"]
     rate = f", {info['scored'] / elapsed:.1f} pairs/s" if info["scored"] else ""
-    _say(f"nile-align score: {len(result)} pairs, {info['cached'] + info['scored']} scores "
+    say(f"nile-align score: {len(result)} pairs, {info['cached'] + info['scored']} scores "
          f"({info['cached']} from cache, {info['scored']} computed), {errors} pairs not "
          f"scorable, {elapsed:.1f} s{rate}\n"
          f"signature: {info['signature']}", args)
@@ -178,17 +178,17 @@ examples:
 
 def _add_paraphrase(sub) -> None:
     p = sub.add_parser("paraphrase", help="NL<->NL verdicts: do two sentences state one policy?",
-                       description=PARAPHRASE_HELP, formatter_class=_HelpFormatter)
+                       description=PARAPHRASE_HELP, formatter_class=HelpFormatter)
     p.add_argument("input", metavar="INPUT", help="a table of sentence pairs; - is stdin")
     p.add_argument("--a", default="a", metavar="COL", help="column holding sentence A")
     p.add_argument("--b", default="b", metavar="COL", help="column holding sentence B")
     p.add_argument("--input-format", choices=("csv", "tsv", "jsonl", "parquet"),
                    help="table format (default: from the file suffix)")
     p.add_argument("--template", default="net", help="template of the scores (with --model)")
-    _add_judge_options(p)
+    add_judge_options(p)
     p.add_argument("--format", choices=("jsonl", "text"), default="jsonl", help="stdout format")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
-    _add_model_options(p)
+    add_model_options(p)
     p.set_defaults(func=cmd_paraphrase, model=None)
 
 
@@ -207,11 +207,11 @@ def cmd_paraphrase(args: argparse.Namespace) -> int:
     if args.model is not None:
         from ..evaluation.calibration import resolve_judge
 
-        _template_first(args, args.template)
-        scorer = _scorer(args)
+        template_first(args, args.template)
+        scorer = make_scorer(args)
         judge = resolve_judge(scorer.signature(args.template), threshold=args.threshold,
                               calibration=args.calibration, kind="nl-nl")
-        _say(f"nile-align: judge: {judge.note}", args)
+        say(f"nile-align: judge: {judge.note}", args)
         if judge.counts:
             a, b = frame["a"].tolist(), frame["b"].tolist()
             both = scorer.score(a=a + b, b=b + a, template=args.template,
@@ -227,7 +227,7 @@ def cmd_paraphrase(args: argparse.Namespace) -> int:
         for record in result.to_dict(orient="records"):
             sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
     counts = Counter(result["verdict"])
-    _say(f"nile-align paraphrase: {len(result)} pairs: " + ", ".join(
+    say(f"nile-align paraphrase: {len(result)} pairs: " + ", ".join(
         f"{k.replace('_', ' ')} {counts[k]}" for k in ("paraphrase", "not_paraphrase",
                                                        "uncertain")), args)
     return EXIT_OK
@@ -248,7 +248,7 @@ examples:
 
 def _add_merge(sub) -> None:
     p = sub.add_parser("merge", help="join the parts of a sharded score run",
-                       description=MERGE_HELP, formatter_class=_HelpFormatter)
+                       description=MERGE_HELP, formatter_class=HelpFormatter)
     p.add_argument("parts", nargs="+", metavar="PART", help="part files (.jsonl or .csv)")
     p.add_argument("--out", metavar="FILE", help="merged file (.jsonl or .csv); default stdout")
     p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="stdout format")
@@ -260,9 +260,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
     from ..judge.scale import merge_parts
 
     merged = merge_parts(args.parts)
-    _write_rows(merged, args.out, args.format)
+    write_rows(merged, args.out, args.format)
     sig = merged["signature"].dropna().unique()
-    _say(f"nile-align merge: {len(args.parts)} parts, {len(merged)} rows"
+    say(f"nile-align merge: {len(args.parts)} parts, {len(merged)} rows"
          + (f"\nsignature: {sig[0]}" if len(sig) else ""), args)
     return EXIT_OK
 
@@ -282,12 +282,12 @@ examples:
 
 def _add_templates(sub) -> None:
     p = sub.add_parser("templates", help="list the prompt templates",
-                       description=TEMPLATES_HELP, formatter_class=_HelpFormatter)
+                       description=TEMPLATES_HELP, formatter_class=HelpFormatter)
     p.add_argument("--check", action="store_true",
                    help="load the model and check each template's answer tokens")
     p.add_argument("--format", choices=("text", "json"), default="text", help="stdout format")
     p.add_argument("-q", "--quiet", action="store_true", help="no messages on stderr")
-    _add_model_options(p)
+    add_model_options(p)
     p.set_defaults(func=cmd_templates)
 
 
@@ -300,7 +300,7 @@ def cmd_templates(args: argparse.Namespace) -> int:
         from ..judge.scoring import AnswerTokenError
 
         args.no_cache = True
-        scorer = _scorer(args)
+        scorer = make_scorer(args)
         for name, t in templates.items():
             try:
                 sig = scorer.signature(t, "generate" if t.method == "generate" else "pluie")

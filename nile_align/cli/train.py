@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_OK, _add_model_options, _HelpFormatter, _quiet_transformers, _say
+from .common import EXIT_OK, HelpFormatter, add_model_options, quiet_transformers, say
 
 TRAIN_HELP = """\
 Fine-tune a small judge for Net-PLUIE with LoRA on CPU. Training pairs: the real NEAT pairs
@@ -24,7 +24,7 @@ examples:
 
 def _add_train(sub) -> None:
     p = sub.add_parser("train-judge", help="fine-tune a small Net-PLUIE judge (LoRA, CPU)",
-                       description=TRAIN_HELP, formatter_class=_HelpFormatter)
+                       description=TRAIN_HELP, formatter_class=HelpFormatter)
     p.add_argument("--neat", metavar="FILE", help="real English-Nile pairs (text, nile columns)")
     p.add_argument("--exclude", action="append", default=[], metavar="FILE",
                    help="labelled sets whose intents must not be trained on (nile column)")
@@ -41,7 +41,7 @@ def _add_train(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="data and training seed")
     p.add_argument("--template", default="net-short", help="prompt template to train on")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
-    _add_model_options(p)
+    add_model_options(p)
     p.set_defaults(func=cmd_train)
 
 
@@ -64,14 +64,14 @@ def cmd_train(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     pairs.to_csv(out / "pairs.csv", index=False)
-    _say(f"nile-align train-judge: {len(pairs)} pairs ({(pairs['split'] == 'dev').sum()} dev), "
+    say(f"nile-align train-judge: {len(pairs)} pairs ({(pairs['split'] == 'dev').sum()} dev), "
          f"{len(exclude)} excluded intents", args)
-    _quiet_transformers(args.quiet)
+    quiet_transformers(args.quiet)
     summary = train_judge(pairs, out, model=args.model, template=args.template,
                           steps=args.steps, batch_size=args.train_batch, lr=args.lr,
                           rank=args.rank, seed=args.seed, curriculum=args.curriculum,
                           progress=None if not args.quiet else False)
-    _say(f"adapter: {out / 'adapter'} ({summary['steps']} steps, {summary['seconds']:.0f} s, "
+    say(f"adapter: {out / 'adapter'} ({summary['steps']} steps, {summary['seconds']:.0f} s, "
          f"loss {summary['first_loss']:.3f} -> {summary['last_losses'][-1]:.3f})", args)
     return EXIT_OK
 

@@ -43,12 +43,12 @@ def load_labelled(source, *, a: str = "a", b: str = "b", label: str = "label",
                   fmt: str | None = None):
     """Labelled pairs (reference ``a``, candidate ``b``, ``label`` 0/1) as columns a, b,
     label; a bad label is reported with its row number."""
-    from ..corpus import _gold
+    from ..corpus import gold_label
 
     name, frame = _open(source, fmt, [a, b, label], [a, b])
     labels = []
     for row, value in enumerate(frame[label].tolist(), 1):
-        v = _gold(value, f"{name} row {row}")
+        v = gold_label(value, f"{name} row {row}")
         if v is None:
             raise CorpusError(f"{name} row {row}: column {label!r} is empty")
         labels.append(int(v))
@@ -80,13 +80,13 @@ def load_ratings(source, *, a: str = "nile", b: str = "text", rating: str = "rat
 def load_preferences(source, *, ref: str = "nile", a: str = "a", b: str = "b",
                      choice: str = "choice", fmt: str | None = None):
     """Preference items: a reference, two candidates and the human choice A, B or tie."""
-    from .metrics import _normalise_choice
+    from .metrics import normalise_choice
 
     name, frame = _open(source, fmt, [ref, a, b, choice], [ref, a, b])
     choices = []
     for row, value in enumerate(frame[choice].tolist(), 1):
         try:
-            choices.append(_normalise_choice(value))
+            choices.append(normalise_choice(value))
         except ValueError as e:
             raise CorpusError(f"{name} row {row}: {e}") from None
     out = frame.rename(columns={ref: "ref", a: "a", b: "b"})[["ref", "a", "b"]]

@@ -109,7 +109,7 @@ def preference(human: Sequence[str], score_a: npt.ArrayLike, score_b: npt.ArrayL
     Cohen's κ at the calibrated ε. ``human`` holds "A", "B" or "tie" per item."""
     from sklearn.metrics import cohen_kappa_score
 
-    h = np.asarray([_normalise_choice(x) for x in human])
+    h = np.asarray([normalise_choice(x) for x in human])
     diff = np.nan_to_num(np.asarray(score_a, float) - np.asarray(score_b, float), nan=0.0)
     best_eps, best_acc = 0.0, -1.0
     for eps in np.concatenate([[0.0], np.unique(np.abs(diff))]):
@@ -122,7 +122,7 @@ def preference(human: Sequence[str], score_a: npt.ArrayLike, score_b: npt.ArrayL
                       0.0 if np.isnan(kappa) else kappa)
 
 
-def _normalise_choice(value: str) -> str:
+def normalise_choice(value: str) -> str:
     v = str(value).strip().lower()
     if v in ("a", "1"):
         return "A"

@@ -21,7 +21,7 @@ import networkx as nx
 from ..judge.verdict import VERDICTS, Judge, decision
 from .systems import compare
 from .translation import (
-    _align_edges,
+    align_edges,
     aligned_intents,
     decide,
     mutual,
@@ -215,7 +215,7 @@ def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
     t = f.t
     by_intent: dict[str, list[str]] = {}
     uncertain: dict[str, list[tuple[Flag, str]]] = {}
-    for i, s, e in _align_edges(g):
+    for i, s, e in align_edges(g):
         by_intent.setdefault(i, []).append(s)
         said = decision(e["verdict"])
         if e["gold"] is not None and said is not None and said != e["gold"]:
@@ -306,7 +306,7 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
     (6) when exactly one is aligned and they are mutual paraphrases. With translating
     systems, ``systems`` compares them (:func:`nile_align.graph.systems.compare`)."""
     kinds = Counter(k for _, k in g.nodes(data="kind"))
-    sources = Counter((e["source"], e["decision"]) for _, _, e in _align_edges(g))
+    sources = Counter((e["source"], e["decision"]) for _, _, e in align_edges(g))
     fail5 = fail6 = ok = unchecked = 0
     why: Counter[str] = Counter()
     failing: dict[str, set] = {"cond5": set(), "cond6": set()}
@@ -330,7 +330,7 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
     checked = fail5 + fail6 + ok
     verdicts: Counter[str] = Counter()
     gold: Counter[str] = Counter()
-    for _, _, e in _align_edges(g):
+    for _, _, e in align_edges(g):
         rows = len(e["rows"])
         verdicts[e["verdict"]] += rows
         if e["gold"] is not None:

@@ -23,10 +23,10 @@ __all__ = ["compare", "ranked", "table"]
 
 def compare(g: Any, flags: list, *, resamples: int = 1000, seed: int = 0) -> dict[str, dict]:
     """Per-system figures of a checked graph, keyed by system name (empty without systems)."""
-    from .translation import _align_edges
+    from .translation import align_edges
 
     rows: dict[str, list[tuple[str, list[dict], bool | None]]] = {}
-    for _, _, e in _align_edges(g):
+    for _, _, e in align_edges(g):
         for r in e["rows"]:
             if r["system"]:
                 rows.setdefault(r["system"], []).append((e["verdict"], e["facts"], e["gold"]))

@@ -159,7 +159,7 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     sentences = sorted(n for n, k in g.nodes(data="kind") if k == "sentence")
     index = {s: n for n, s in enumerate(sentences)}
     texts = [g.nodes[s]["text"] for s in sentences]
-    align = [(i, s) for i, s, _ in _align_edges(g)]
+    align = [(i, s) for i, s, _ in align_edges(g)]
     # Every sentence read once, with the fact checks of its pairs.
     started = time.perf_counter()
     statements, findings, marked = read_all(
@@ -361,7 +361,7 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
     if max_hops < 1:
         raise UsageError("--max-hops must be at least 1")
     judge = Judge.from_dict(g.graph["judge"])
-    frontier = [(i, s) for i, s, e in _align_edges(g) if e["decision"]]
+    frontier = [(i, s) for i, s, e in align_edges(g) if e["decision"]]
     inferred: list[tuple[str, str]] = []
     for _hop in range(max_hops):
         proposals: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
@@ -430,7 +430,7 @@ def _add_align(g: nx.Graph, i: str, s: str, *, origin: str = "corpus", **decided
                facts=[], rows=[], **decided)
 
 
-def _align_edges(g: nx.Graph):
+def align_edges(g: nx.Graph):
     """Align edges as (intent, sentence, data), intent first whatever the storage order."""
     for u, v, e in g.edges(data=True):
         if e["kind"] == "align":

@@ -207,11 +207,11 @@ class RayScorer:
         are stored (and cached) as they come back; one progress bar counts pairs."""
         from tqdm.auto import tqdm
 
-        from .scoring import _Job
+        from .scoring import ScoreJob
         from .templates import get_template
 
         t = get_template(template, self.templates_dir)
-        job = _Job.make(t, self.signature(t.name, method), a, b, extra, self.cache)
+        job = ScoreJob.make(t, self.signature(t.name, method), a, b, extra, self.cache)
         blocks = job.blocks()
         refs = {self.workers[n % len(self.workers)].score_block.remote(t.name, method, block): n
                 for n, block in enumerate(blocks)}

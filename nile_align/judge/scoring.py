@@ -117,7 +117,7 @@ BLOCK = 128
 
 
 @dataclass
-class _Job:
+class ScoreJob:
     """One scoring call's bookkeeping: the distinct uncached pairs still to score (``todo``,
     field tuples in first-appearance order), where each goes back in the input
     (``groups``), their cache keys, and the result being filled."""
@@ -131,7 +131,7 @@ class _Job:
     @classmethod
     def make(cls, t: Template, sig: Signature, a: Sequence[str | None],
              b: Sequence[str | None], extra: Mapping[str, Sequence[str | None]] | None,
-             cache: ScoreCache | None) -> _Job:
+             cache: ScoreCache | None) -> ScoreJob:
         """Check the inputs, deduplicate identical pairs and read the cache."""
         a, b = list(a), list(b)
         fields_extra = {k: list(v) for k, v in (extra or {}).items()}
@@ -464,7 +464,7 @@ class Scorer:
                        progress: bool | None = None) -> ScoreResult:
         """Like :meth:`score`, also returning per-pair errors, the signature and cache counts."""
         t = self.template(template)
-        job = _Job.make(t, self.signature(t, method), a, b, extra, self.cache)
+        job = ScoreJob.make(t, self.signature(t, method), a, b, extra, self.cache)
         bar = _progress(len(job.todo), progress, t.name, method)
         try:
             for block in job.blocks():
@@ -482,7 +482,7 @@ class Scorer:
 
     def score_block(self, template: str | Template, method: str, block: Sequence[tuple],
                     on_batch) -> dict[int, str]:
-        """Score distinct pairs (``block``: field tuples, as :class:`_Job` makes them);
+        """Score distinct pairs (``block``: field tuples, as :class:`ScoreJob` makes them);
         ``on_batch(positions, values)`` receives each batch's scores as it is done. Returns
         the positions that cannot be scored, with why.
 

@@ -45,22 +45,15 @@ class Finding:
                 "span": self.span, "detail": self.detail, "required": self.required}
 
 
-_RATE = {"bps": 1, "kbps": 1e3, "mbps": 1e6, "gbps": 1e9}
-_SIZE = {"mb": 1, "gb": 1e3}
-_PERIOD = {"h": "hour", "d": "day", "wk": "week", "mth": "month"}
-
-
 def nile_value(item: Bandwidth | Quota) -> float:
     """An item's amount normalised as a reading's amounts are: bit/s for a bandwidth, MB
     for a quota."""
-    if isinstance(item, Bandwidth):
-        return float(item.amount) * _RATE[item.unit]
-    return float(item.amount) * _SIZE[item.unit.split("/")[0]]
+    return item.bits_per_second() if isinstance(item, Bandwidth) else item.megabytes()
 
 
 def quota_period(item: Quota) -> str:
     """A quota's period in words (hour, day, week, month)."""
-    return _PERIOD[item.unit.split("/")[1]]
+    return item.period
 
 
 @dataclass
@@ -518,7 +511,7 @@ def _implied(ctx: _Context, src: list[tuple[int, int]], dst: list[tuple[int, int
 def _end_spans(ctx: _Context, f: Function) -> list[tuple[int, int]]:
     """Every span where the sentence names a path end (or an equivalent)."""
     if _any(f):
-        return [h.span for h in ctx.r.hits.get("any_end", ())]
+        return [h.span for h in ctx.r.cues("any_end")]
     found = [m.span for m in ctx.mentions if ctx.vocab.names(m, f.value)]
     if not found and (span := ctx.name(f.value)) is not None:
         found = [span]

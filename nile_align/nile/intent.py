@@ -43,6 +43,17 @@ VERB_FAMILY = {
 }
 NEGATION = {"allow": "block", "block": "allow", "add": "remove", "remove": "add",
             "set": "unset", "unset": "set"}
+
+# Nile's units, defined here only (every other table is a view of these): a bandwidth unit
+# as a power of ten of bit/s, a quota's size unit as a power of ten of bytes, a quota's
+# period code.
+RATE_EXPONENT = {"bps": 0, "kbps": 3, "mbps": 6, "gbps": 9}
+SIZE_EXPONENT = {"mb": 6, "gb": 9}
+PERIOD_CODE = {"hour": "h", "day": "d", "week": "wk", "month": "mth"}
+BANDWIDTH_UNITS = tuple(RATE_EXPONENT)
+#: The published quota units plus the hourly forms of Campi (mb/h); Lumi's "mb/hr" is folded
+#: to it.
+QUOTA_UNITS = ("mb/h", "mb/d", "mb/wk", "gb/h", "gb/d", "gb/wk", "gb/mth")
 _KIND_ORDER = {k: i for i, k in enumerate(FUNCTION_KINDS + QOS_KINDS)}
 
 
@@ -92,6 +103,10 @@ class Bandwidth:
             return "bandwidth()"
         return f"bandwidth('{self.bound}', '{self.amount}', '{self.unit}')"
 
+    def bits_per_second(self) -> float:
+        """The amount in bit/s (as an English reading normalises rates)."""
+        return float(self.amount) * 10.0 ** RATE_EXPONENT[self.unit]
+
     def slot(self) -> tuple[str, str]:
         return ("bandwidth", self.bound)
 
@@ -114,6 +129,16 @@ class Quota:
 
     def canonical(self) -> str:
         return f"quota('{self.direction}', '{self.amount}', '{self.unit}')"
+
+    def megabytes(self) -> float:
+        """The amount in MB (as an English reading normalises sizes)."""
+        return float(self.amount) * 10.0 ** (SIZE_EXPONENT[self.unit.split("/")[0]] - 6)
+
+    @property
+    def period(self) -> str:
+        """The period in words: hour, day, week or month."""
+        code = self.unit.split("/")[1]
+        return next(p for p, c in PERIOD_CODE.items() if c == code)
 
     def slot(self) -> tuple[str, str]:
         return ("quota", self.direction)

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 
+from .english import english
 from .vocabulary import ITEMS, Mention, Sentence, Vocabulary, vocabulary
 
 __all__ = ["Amount", "Hit", "Reading", "Statement", "StatedAmount", "StatedName", "Unread",
@@ -31,35 +32,17 @@ __all__ = ["Amount", "Hit", "Reading", "Statement", "StatedAmount", "StatedName"
 Span = tuple[int, int]
 Date = tuple[int | None, int, int]
 
-NEGATION = {"allow": "block", "block": "allow", "add": "remove", "remove": "add",
-            "set": "unset", "unset": "set"}
 
 
 # --- amounts --------------------------------------------------------------------------------
 
-# Prefix exponents of bit and byte units. Real translations write bit rates as bytes too
-# ("9 GB per second", "55 GBps" for 55 gbps in NEAT), so per-second byte units are read as
-# the bit rate they were meant for.
-_PREFIX = {"": 0, "k": 3, "kilo": 3, "m": 6, "mega": 6, "g": 9, "giga": 9, "t": 12, "tera": 12}
-_BASE = re.compile(r"(?P<p>kilo|mega|giga|tera|[kmgt])?(?P<b>bits?|bytes?|b|bit)$")
-_COMPACT_RATE = re.compile(r"(?P<p>[kmgt])?bps$")
-_SIZE_WORDS = {"gig": 9, "gigs": 9, "meg": 6, "megs": 6}
-PERIOD_SUFFIX = {"h": "hour", "hr": "hour", "hour": "hour", "d": "day", "day": "day",
-                 "w": "week", "wk": "week", "week": "week", "mth": "month", "mo": "month",
-                 "month": "month"}
-#: Numbers written as words ("two gigabytes", "twenty-five megabits", "two hundred GB").
-_UNITS = {w: n for n, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen".split())}
-_TENS = {w: 10 * n for n, w in enumerate(
-    "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
-_SMALL = (r"(?:(?:" + "|".join(_TENS) + r")(?:[- ](?:" + "|".join(list(_UNITS)[1:10])
-          + r"))?|" + "|".join(sorted(_UNITS, key=len, reverse=True)) + r")")
-_WORDS = (r"(?:" + _SMALL + r"(?:[- ]hundred(?:[- ](?:and[- ])?" + _SMALL
-          + r")?)?(?:[- ]thousand)?|(?:an?[- ])?(?:hundred|thousand)|(?:half )?an?(?= +(?:gig|"
-          r"meg|kilo|mega|giga|tera|[kmgt]b)))")
+#: The English the rules know (grammar/english.toml), its patterns built once.
+ENGLISH = english()
+# Real translations write bit rates as bytes too ("9 GB per second", "55 GBps" for 55 gbps in
+# NEAT), so a per-second unit written "B" is read as the bit rate it was meant for; a byte
+# unit spelled out ("megabytes per second") is bytes.
 _AMOUNT = re.compile(
-    r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\b" + _WORDS
+    r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\b" + ENGLISH.number_words
     + r"(?=[- ]+[a-z]))(?P<k>k(?=\s*[mgt]?b))?\s*-?\s*"
     r"(?P<unit>[a-z]+(?:/[a-z]+)?)(?P<persec>\s*-?\s*(?:per|a|each|every|by)\s*-?\s*"
     r"(?:second|sec)\b)?", re.I)
@@ -76,10 +59,10 @@ def _number(said: str) -> float:
     for w in words:
         if w in ("a", "an"):
             current = max(current, 1)
-        elif w in _UNITS:
-            current += _UNITS[w]
-        elif w in _TENS:
-            current += _TENS[w]
+        elif w in ENGLISH.number_units:
+            current += ENGLISH.number_units[w]
+        elif w in ENGLISH.number_tens:
+            current += ENGLISH.number_tens[w]
         elif w == "hundred":
             current = max(current, 1) * 100
         elif w == "thousand":
@@ -102,28 +85,22 @@ class Amount:
     exponent: int = 0             # the unit as a power of ten of bit/s or bytes
 
 
-#: A byte unit spelled out, or glossed right after an abbreviation: the rate is in bytes
-#: (an abbreviation alone, "MB/s", "GBps", is read as the bit rate NEAT means by it).
-_BYTE_WORD = re.compile(r"bytes?(?:/|$)", re.I)
-_BYTE_GLOSS = re.compile(r"\s*\(\s*(?:kilo|mega|giga|tera)?bytes\b", re.I)
-
-
 def _unit(unit: str, per_second: bool) -> tuple[str, int, str | None] | None:
     """(kind, exponent of 10 in bit/s or bytes, period) of a unit, or None if not one."""
     base, _, per = unit.casefold().partition("/")
-    if not per and (m := _COMPACT_RATE.match(base)):
-        return "rate", _PREFIX[m.group("p") or ""], None
-    exponent = _SIZE_WORDS.get(base)
+    if not per and (m := ENGLISH.compact_rate.match(base)):
+        return "rate", ENGLISH.prefixes[m.group("p") or ""], None
+    exponent = ENGLISH.size_words.get(base)
     if exponent is None:
-        m = _BASE.match(base)
+        m = ENGLISH.base.match(base)
         if m is None:
             return None
-        exponent = _PREFIX[m.group("p") or ""]
-    if per in ("s", "sec", "second") or (not per and per_second):
+        exponent = ENGLISH.prefixes[m.group("p") or ""]
+    if per in ENGLISH.per_second or (not per and per_second):
         return "rate", exponent, None
-    if per and per not in PERIOD_SUFFIX:
+    if per and per not in ENGLISH.period_suffix:
         return None
-    return "size", exponent, PERIOD_SUFFIX.get(per)
+    return "size", exponent, ENGLISH.period_suffix.get(per)
 
 
 def _amounts(text: str) -> list[Amount]:
@@ -134,8 +111,8 @@ def _amounts(text: str) -> list[Amount]:
             continue
         kind, exponent, period = unit
         scale = 10.0 ** (exponent if kind == "rate" else exponent - 6)
-        if kind == "rate" and (_BYTE_WORD.search(m.group("unit"))
-                               or _BYTE_GLOSS.match(text, m.end())):
+        if kind == "rate" and (ENGLISH.bytes_word.search(m.group("unit"))
+                               or ENGLISH.bytes_gloss.match(text, m.end())):
             scale *= 8  # "58 megabytes per second", "58 MB/s (megabytes per second)"
         if shared := _SHARED.search(text, 0, m.start()):
             number = float(shared.group(1))
@@ -152,6 +129,8 @@ def _amounts(text: str) -> list[Amount]:
 # --- cue words ------------------------------------------------------------------------------
 # Each is looked for anywhere in the sentence, case-insensitively; a Reading keeps every hit.
 
+#: Month names that are no other word ("may" is a modal).
+_MONTH_WORDS = "|".join(m for m in ENGLISH.months if len(m) > 3)
 _NEG_SUBJECT = (r"(?:no(?! (?:longer|more|less|fewer|later|earlier|faster|slower|higher|"
                 r"lower|greater)\b)|none of|nobody|no one|not one|neither|nothing)\b"
                 r"(?:\s+[\w'-]+){0,6}?\s+"
@@ -235,11 +214,7 @@ CUES: dict[str, str] = {
     "download": r"\b(?:download\w*|pull\w* down|dl\b|downstream)",
     "outgoing": r"\b(?:outgoing|outbound|egress|send(?:s|ing)?|sent)\b",
     "incoming": r"\b(?:incoming|inbound|ingress|receiv\w*)\b",
-    "hour": r"\b(?:per|an|each|every) (?:hour|hr)\b|\bhourly\b|/h(?:r|our)?\b",
-    "day": r"\b(?:per|a|each|every|by) day\b|\bdaily\b|/d(?:ay)?\b|"
-           r"\b(?:per|each|every|a) 24[- ]?hours?(?: period)?\b|\bdays?\b",
-    "week": r"\b(?:per|a|each|every|by) week\b|\bweekly\b|/w(?:ee)?k\b|\bweeks?\b",
-    "month": r"\b(?:per|a|each|every|by) month\b|\bmonthly\b|/m(?:on)?th\b|\bmonths?\b",
+    **ENGLISH.period_cues,  # "per hour", "hourly", "/h", ... (grammar/english.toml)
     "both_ways": r"\b(?:(?:incoming|inbound|download\w*|down) (?:and|or|\+|/) (?:outgoing|outbound|"
                  r"upload\w*|up)|(?:outgoing|outbound|upload\w*|up) (?:and|or|\+|/) (?:incoming|"
                  r"inbound|download\w*|down)|send(?:s|ing)? (?:and|or) receiv\w*|receiv\w* "
@@ -257,8 +232,7 @@ CUES: dict[str, str] = {
     "vague_time": r"\b(?:morning|afternoon|evening|night\w*|overnight|daytime|weekdays?|"
                   r"weekends?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|(?:business|working|"
                   r"office|school|peak|off[- ]peak) hours|hours of|o'clock|temporar\w*|until|"
-                  r"till|after|before|during|holidays?|semesters?|terms?|january|february|"
-                  r"march|april|june|july|august|sept|september|october|november|december)\b",
+                  r"till|after|before|during|holidays?|semesters?|terms?|" + _MONTH_WORDS + r")\b",
     #: A restriction of when, in words that cannot be anything else ("on weekdays",
     #: "during business hours", "at night"): a window the intent must have too.
     "when": r"\b(?:weekdays?|weekends?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|"
@@ -330,15 +304,11 @@ _SPOKEN = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(?:o'clock\s*)?(?:in the (morn
 _RANGE = re.compile(r"(?:\b(?:from|between)\s+|\(|(?<![\d:.,/-]))\b(\d{1,2})(?::(\d{2}))?" + _HALF
                     + r"\s*(?:to|and|until|till|-|–)\s*(\d{1,2})(?::(\d{2}))?" + _HALF
                     + r"(?P<after>\s*[^\s\d)]+)?", re.I)
-_NOT_HOURS = re.compile(r"\s*(?:[%/]|[a-z]*bps\b|[kmgt]?b\b|[kmgt]?bytes?\b|gigs?\b|megs?\b|"
-                        r"(?:kilo|mega|giga|tera)\w*|days?\b|weeks?\b|months?\b|minutes?\b|"
-                        r"users?\b|percent\b|times\b|hosts?\b|devices?\b|in the\b|"
-                        r"at night\b|o'clock\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
-                        r"dec)\w*)", re.I)
+_NOT_HOURS = re.compile(r"\s*(?:[%/]|" + ENGLISH.unit_word + r"|days?\b|weeks?\b|months?\b|"
+                        r"minutes?\b|users?\b|percent\b|times\b|hosts?\b|devices?\b|in the\b|"
+                        r"at night\b|o'clock\b|(?:" + ENGLISH.month + r")\w*)", re.I)
 
 
-_NAMED_TIME = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
-_NAMED_TIMES = re.compile(r"\b(?:noon|midday|midnight)\b", re.I)
 
 
 def _clock(hour: int, minute: int, half: str) -> str | None:
@@ -425,16 +395,12 @@ def _times(text: str) -> list[tuple[str, Span]]:
                 if m.group(group + 1) else m.end(group)
             if not any(a <= start < b for a, b in found):
                 found[(start, end)] = pair[k]
-    for m in _NAMED_TIMES.finditer(text):
-        found[m.span()] = _NAMED_TIME[m.group(0).lower()]
+    for m in ENGLISH.named_time.finditer(text):
+        found[m.span()] = ENGLISH.named_times[m.group(0).lower()]
     return sorted(((c, s) for s, c in found.items()), key=lambda t: t[1])
 
 
-_MONTHS = {m: n for n, names in enumerate(
-    [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
-     ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
-     ("oct", "october"), ("nov", "november"), ("dec", "december")], 1) for m in names}
-_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = r"(?P<month>" + ENGLISH.month + r")\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+(?:of\s+)?(?P<year>\d{4}))?"
 _DATE_PATTERNS = [
@@ -463,7 +429,7 @@ def _dates(text: str) -> list[tuple[Date, Span]]:
     found: dict[Span, Date] = {}
     for pattern in (_DAY_RANGE, _DAY_RANGE_AFTER):
         for m in pattern.finditer(text):
-            month, year = _MONTHS[m.group("month").casefold()], m.group("year")
+            month, year = ENGLISH.months[m.group("month").casefold()], m.group("year")
             y = int(year) if year else None
             first, second = (m.start(), m.end("d1")), (m.start("d2"), m.end())
             if pattern is _DAY_RANGE_AFTER:
@@ -476,7 +442,8 @@ def _dates(text: str) -> list[tuple[Date, Span]]:
             if any(a < m.end() and m.start() < b for a, b in found):
                 continue
             groups = m.groupdict()
-            month = _MONTHS[groups["month"].casefold()] if groups.get("month") else int(groups["m"])
+            month = ENGLISH.months[groups["month"].casefold()] if groups.get("month") \
+                else int(groups["m"])
             day, year = int(groups["day"]), groups.get("year")
             if 1 <= month <= 12 and 1 <= day <= 31:
                 found[m.span()] = (int(year) if year else None, month, day)
@@ -772,11 +739,17 @@ class Reading:
     def first(self, name: str, start: int = 0, end: int | None = None) -> Hit | None:
         """The first hit of cue ``name`` inside ``[start, end)``."""
         end = len(self.text) if end is None else end
-        return next((h for h in self.hits.get(name, ()) if h.start >= start and h.end <= end),
-                    None)
+        return next((h for h in self.cues(name) if h.start >= start and h.end <= end), None)
 
     def inside(self, name: str, start: int, end: int) -> Iterator[Hit]:
-        return (h for h in self.hits.get(name, ()) if h.start >= start and h.end <= end)
+        return (h for h in self.cues(name) if h.start >= start and h.end <= end)
+
+    def cues(self, name: str) -> tuple[Hit, ...]:
+        """Every hit of cue ``name``; a name that is no cue fails (a typo would otherwise
+        find nothing, silently)."""
+        if name not in CUES:
+            raise KeyError(f"no cue {name!r}; the cues are {', '.join(sorted(CUES))}")
+        return self.hits.get(name, ())
 
     def clause(self, span: Span) -> int:
         """The index of the clause that holds ``span``."""
@@ -940,7 +913,7 @@ _LINK = re.compile(r"(?:\s+(?:traffic|network|users?|hosts?|link|connection))?\s
                    r"-|→|->)\s*" + _ARTICLE, re.I)
 _DIGITS = re.compile(r"\d")
 _TOKEN = re.compile(r"[\w'/:.,-]*\w")
-_UNIT_WORD = re.compile(r"(?:bits?|bytes?|bps|gigs?|megs?)\b", re.I)
+_UNIT_WORD = re.compile(ENGLISH.unit_word, re.I)
 _MODAL_ITEM = re.compile(r"\b(?:can|may|could|able to|free to|allowed to|permitted to)\s+$", re.I)
 _WORD = re.compile(r"\w")
 _ACL = frozenset({"unblock", "block", "allow", "weak_block"})
@@ -948,8 +921,7 @@ _ACL = frozenset({"unblock", "block", "allow", "weak_block"})
 _TIME_HINT = re.compile(r":|\d\s*[ap]\.?m\b|\b(?:noon|midday|midnight|morning|afternoon|evening|"
                         r"night)\b|\d\s*(?:-|–|to|until|till|and)\s*\d|\d{4}", re.I)
 _DATE_HINT = re.compile(r"\d{4}|\d[/.]\d|\b(?:" + "|".join(
-    m for m in ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-                "dec")) + r")", re.I)
+    sorted({m[:3] for m in ENGLISH.months})) + r")", re.I)
 
 
 def read(text: str, vocab: Vocabulary | None = None) -> Reading:
@@ -1024,7 +996,7 @@ def _state(r: Reading) -> Statement:
             role = "from" if r.marked(m.span, "from") else "to" if r.marked(m.span, "to") \
                 else None
             targets.append(StatedName(m.key, m.keys, "targets", m.span, m.text, None, role))
-    for h in r.hits.get("any_end", ()):
+    for h in r.cues("any_end"):
         role = "from" if r.marked(h.span, "from") else "to" if r.marked(h.span, "to") else None
         if role is not None:
             targets.append(StatedName("any", ("any",), "targets", h.span, h.text, None, role))
@@ -1073,7 +1045,7 @@ def _stated_amount(r: Reading, a: Amount, lifted: bool) -> StatedAmount:
     clause = r.amount_clause(a)
     bound = _meaning(r.bound(a)) or _only_one(r, {"max": "max", "min": "min"})
     way = "any" if any(clause[0] <= h.start < clause[1] + NEAR
-                       for h in r.hits.get("both_ways", ())) \
+                       for h in r.cues("both_ways")) \
         else _meaning(r.nearest(WAYS[0], a))
     if way is None:
         near = {m for m, _ in filter(None, (r.nearest({k: v}, a, NEAR)
@@ -1238,25 +1210,15 @@ def _ymd(date: Date) -> str:
     return f"{year:04d}{month:02d}{day:02d}"
 
 
-#: Words that open a window at one clock time: "after 6pm", "from 9 pm onwards", "starting
-#: at 22:00" (to the end of the day), "before 8 AM", "until 5 PM" (from its start).
-_OPEN_START = re.compile(r"\b(?:after|past|from|starting(?: at| from)?|beginning(?: at)?|as of|"
-                         r"later than)\s+(?:about\s+|around\s+)?$", re.I)
-_ONWARDS = re.compile(r"\s*(?:on(?:wards?)?|and later|or later|until (?:the )?end of (?:the )?"
-                      r"day)\b", re.I)
-_OPEN_END = re.compile(r"\b(?:before|until|till|til|up (?:to|until)|no later than|earlier than)"
-                       r"\s+(?:about\s+|around\s+)?$", re.I)
-
-
 def _window(r: Reading) -> Window | None:
     """The sentence's window: its first and last clock time, else its first and last
     date; a window open at one end when one clock time is said with a word that opens it
     ("after 6pm": 18:00–23:59, "until 5 PM": 00:00–17:00); None when it states fewer."""
     if len(r.times) == 1 and not r.dates:
         ((clock, (a, b)),) = r.times
-        if _OPEN_END.search(r.text, 0, a):
+        if ENGLISH.open_end.search(r.text, 0, a):
             return Window("hour", "00:00", clock, (a, b), r.text[a:b], "start")
-        if _OPEN_START.search(r.text, 0, a) or _ONWARDS.match(r.text, b):
+        if ENGLISH.open_start.search(r.text, 0, a) or ENGLISH.onwards.match(r.text, b):
             return Window("hour", clock, "23:59", (a, b), r.text[a:b], "end")
         return None
     if len(r.times) >= 2:

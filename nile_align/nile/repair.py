@@ -15,16 +15,29 @@ from collections.abc import Callable
 from typing import Any
 
 from .facts import Finding, check_facts, contradictions, nile_value
-from .intent import NEGATION, Bandwidth, Function, Intent, Operation, Path, Quota, Schedule, Time
+from .intent import (
+    NEGATION,
+    PERIOD_CODE,
+    QUOTA_UNITS,
+    RATE_EXPONENT,
+    SIZE_EXPONENT,
+    Bandwidth,
+    Function,
+    Intent,
+    Operation,
+    Path,
+    Quota,
+    Schedule,
+    Time,
+)
 from .reading import PERIODS, WAYS, Amount, Reading, read
 from .vocabulary import KINDS
 
 __all__ = ["suggest"]
 
-_RATE_UNITS = {0: "bps", 3: "kbps", 6: "mbps", 9: "gbps"}
-_SIZE_UNITS = {6: "mb", 9: "gb"}
-_PERIOD_CODES = {"hour": "h", "day": "d", "week": "wk", "month": "mth"}
-_QUOTA_UNITS = ("mb/h", "mb/d", "mb/wk", "gb/h", "gb/d", "gb/wk", "gb/mth")
+# Nile's units by power of ten (views of nile.intent's tables).
+_RATE_UNITS = {e: unit for unit, e in RATE_EXPONENT.items()}
+_SIZE_UNITS = {e: unit for unit, e in SIZE_EXPONENT.items()}
 
 Repair = Callable[[Intent, Finding, Reading], Intent | None]
 
@@ -109,12 +122,12 @@ def _period(intent: Intent, f: Finding, r: Reading) -> Intent | None:
     unit = _only([a.period for a in r.amounts if a.period and a.span == f.span]) or \
         _only(periods)
     want = f.fact.removeprefix("per ")
-    item = _metric(intent, Quota, lambda q: _PERIOD_CODES[want] == q.unit.split("/")[1])
+    item = _metric(intent, Quota, lambda q: PERIOD_CODE[want] == q.unit.split("/")[1])
     if unit is None or item is None:
         return None
-    new = f"{item.unit.split('/')[0]}/{_PERIOD_CODES[str(unit)]}"
+    new = f"{item.unit.split('/')[0]}/{PERIOD_CODE[str(unit)]}"
     return _with_item(intent, item, dataclasses.replace(item, unit=new)) \
-        if new in _QUOTA_UNITS else None
+        if new in QUOTA_UNITS else None
 
 
 def _bound(intent: Intent, f: Finding, r: Reading) -> Intent | None:

@@ -13,14 +13,21 @@ import re
 from collections.abc import Iterator
 
 from ..errors import Diagnostic
-from .intent import NEGATION, Bandwidth, Function, Intent, Pos, Quota, Time
+from .intent import (
+    BANDWIDTH_UNITS,
+    NEGATION,
+    QUOTA_UNITS,
+    Bandwidth,
+    Function,
+    Intent,
+    Pos,
+    Quota,
+    Time,
+)
 
 __all__ = ["BANDWIDTH_UNITS", "QUOTA_UNITS", "QUOTA_DIRECTIONS", "BANDWIDTH_BOUNDS",
            "UNIT_SPELLINGS", "check", "time_value"]
 
-BANDWIDTH_UNITS = ("bps", "kbps", "mbps", "gbps")
-#: The published units plus the hourly forms of Campi (mb/h); Lumi's "mb/hr" is folded to it.
-QUOTA_UNITS = ("mb/h", "mb/d", "mb/wk", "gb/h", "gb/d", "gb/wk", "gb/mth")
 QUOTA_DIRECTIONS = ("download", "upload", "any")
 BANDWIDTH_BOUNDS = ("max", "min")
 

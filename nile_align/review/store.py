@@ -463,7 +463,7 @@ class _Transaction:
 def load_decisions(path: str | Path) -> Decisions:
     """Decisions from a review store (``review.sqlite``) or a table of (nile, text, decision)
     rows (CSV/TSV/JSONL/Parquet), for ``check --decisions``."""
-    from ..corpus import _gold, read_table
+    from ..corpus import gold_label, read_table
 
     path = Path(path)
     if path.is_dir():
@@ -478,7 +478,7 @@ def load_decisions(path: str | Path) -> Decisions:
                          f"missing {', '.join(sorted(missing))}")
     out = Decisions()
     for n, r in enumerate(frame.to_dict("records"), 1):
-        decision = _gold(r["decision"], f"{path} row {n}")
+        decision = gold_label(r["decision"], f"{path} row {n}")
         if decision is not None:
             out.align.append({**r, "decision": decision})
     return out

@@ -1,0 +1,67 @@
+"""English as data (grammar/english.toml): the reading's units, periods, months, named times
+and window words come from one file, a new spelling is one line there; cue names are
+checked; a custom vocabulary reaches every step that reads names."""
+
+from __future__ import annotations
+
+import pytest
+
+from nile_align.nile import english as english_module
+from nile_align.nile.english import english, load_english
+from nile_align.nile.paraphrase import compare
+from nile_align.nile.reading import read
+from nile_align.nile.vocabulary import load as load_vocabulary
+from nile_align.resources import read_text
+
+SHIPPED = read_text("grammar", "english.toml")
+
+
+@pytest.mark.parametrize("text,kind,value", [
+    ("5 Mbps", "rate", 5e6), ("two gigs", "size", 2000.0), ("ten megabits per second", "rate", 1e7),
+    ("58 megabytes per second", "rate", 4.64e8), ("58 MB/s", "rate", 5.8e7),
+    ("20 GB/wk", "size", 20000.0), ("3 kilobytes", "size", 0.003),
+])
+def test_units_come_from_the_data(text, kind, value):
+    (amount,) = read(f"Guests get {text}").amounts
+    assert (amount.kind, amount.value) == (kind, pytest.approx(value))
+
+
+def test_a_new_spelling_is_one_line_of_data():
+    """A period spelled "fortnight"? No: a new unit suffix, "/wek", added to week's suffixes,
+    is read; the shipped data does not read it."""
+    assert english().period_suffix.get("wek") is None
+    custom = load_english(SHIPPED.replace('suffixes = ["w", "wk", "week"]',
+                                          'suffixes = ["w", "wk", "wek", "week"]'))
+    assert custom.period_suffix["wek"] == "week"
+    assert "/(?:week|wek|wk|w)" in custom.period_cues["week"]
+
+
+def test_months_named_times_and_window_words_are_data():
+    e = english()
+    assert e.months["sept"] == 9 and e.named_times["noon"] == "12:00"
+    assert e.open_end.search("Guests may not use Netflix until ")
+    assert read("until noon").statement.window.end == "12:00"
+    assert [d for d, _ in read("from 10 May 2024 to 20 May 2024").dates] == [
+        (2024, 5, 10), (2024, 5, 20)]
+
+
+def test_english_is_loaded_once():
+    assert english() is english() and english_module.english.cache_info().hits >= 1
+
+
+def test_an_unknown_cue_name_fails_loudly():
+    r = read("Guests may not use FTP")
+    assert r.first("block") is not None
+    with pytest.raises(KeyError, match="no cue 'blok'"):
+        r.first("blok")
+
+
+def test_a_custom_vocabulary_reaches_the_nl_nl_comparison():
+    """"Eduroam" is the wireless network only in a custom vocabulary: read with it, two
+    sentences that name it and "the wifi" state the same target."""
+    custom = load_vocabulary(read_text("grammar", "vocabulary.toml").replace(
+        'wireless = ["wifi",', 'wireless = ["eduroam", "wifi",'))
+    a, b = "Block FTP on eduroam", "Block FTP on the wifi"
+    assert compare(read(b, custom), read(a, custom)).verdict == "paraphrase"
+    assert compare(read(b), read(a)).verdict == "not_paraphrase"  # the wifi lost
+    assert read(a, custom).statement.vocab is custom
