@@ -65,3 +65,24 @@ def test_a_custom_vocabulary_reaches_the_nl_nl_comparison():
     assert compare(read(b, custom), read(a, custom)).verdict == "paraphrase"
     assert compare(read(b), read(a)).verdict == "not_paraphrase"  # the wifi lost
     assert read(a, custom).statement.vocab is custom
+
+
+@pytest.mark.parametrize("text,intent_way,status", [
+    ("The upload quota for all traffic is 5 GB per day", "upload", "matched"),
+    ("Uploads and downloads combined are capped at 5 GB per day", "download", "contradicted"),
+    ("Students may download and upload 5 GB per day", "upload", "contradicted"),
+    ("Students get 5 GB per day", "download", "matched"),  # Nile's default
+])
+def test_one_interpretation_of_a_quota_direction_for_both_checks(text, intent_way, status):
+    """The way the reading gives an amount is the one the fact check judges and the
+    statement states."""
+    from nile_align import parse
+    from nile_align.nile.facts import check_facts
+
+    r = read(text)
+    (finding,) = [f for f in check_facts(parse(
+        f"for group('students') set quota('{intent_way}', '5', 'gb/d')"), r)
+        if f.kind == "direction"]
+    assert finding.status == status
+    (stated,) = r.statement.amounts
+    assert stated.way == r.qualifier(r.amounts[0], "way").value

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .intent import Bandwidth, Function, Intent, Quota, Schedule
-from .reading import NEAR, PERIODS, VERB, WAYS, Amount, Hit, Reading, Window, read
+from .reading import VERB, Amount, Hit, Reading, Said, Window, read
 from .vocabulary import ITEMS, Mention, Vocabulary, spelled
 
 __all__ = ["CATEGORIES", "Finding", "category", "check_facts", "contradictions", "decisive",
@@ -189,25 +189,28 @@ def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding
                     hit if said not in (None, verb) else None, required=True)
 
 
-def _cue(kind: str, fact: str, want: str, tiers: list[dict[str, str]], ctx: _Context,
-         amount: Amount | None, *, default: str | None = None) -> Finding:
-    """A cue fact (bound, direction, period): the nearest cue in its amount's clause, else
-    anywhere, tier by tier (strong words before weak ones). With no cue at all, Nile's
-    ``default`` (max bandwidth, download quota, as Lumi reads an unqualified limit) holds.
-    ``tiers`` map each meaning to the reading's cue name."""
-    r = ctx.r
-    for tier, names in enumerate(tiers):
-        reach = NEAR if tier else None  # weak cues only right next to their amount
-        if amount is not None and (near := r.nearest(names, amount, reach)) is not None:
-            meaning, hit = near
-            return _verdict(kind, fact, hit if meaning == want else None,
-                            None if meaning == want else hit, required=True)
-        if tier:
-            continue
-        hits = {meaning: r.first(name) for meaning, name in names.items()}
-        if any(hits.values()):
-            other = next((h for meaning, h in hits.items() if meaning != want and h), None)
-            return _verdict(kind, fact, hits[want], other, required=True)
+def _qualified(kind: str, fact: str, want: str, which: str, ctx: _Context,
+               amount: Amount | None, *, default: str | None = None) -> Finding:
+    """A qualifier of an amount (its bound, quota direction or period) against what the
+    reading says of it (:meth:`~nile_align.nile.reading.Reading.qualifier`, the one
+    interpretation the NL↔NL comparison uses too): matched or contradicted; where the
+    sentence says two and neither next to the amount, the intent chooses among them; where
+    it says none, Nile's ``default`` (max bandwidth, download quota, as Lumi reads an
+    unqualified limit) holds."""
+    if amount is None:
+        return Finding(kind, fact, "missing", required=True)
+    said = ctx.r.qualifier(amount, which)
+    if said.value is None and said.options:
+        mine = [span for meaning, span in said.options if meaning == want]
+        if mine:
+            return Finding(kind, fact, "matched", mine[0], required=True)
+        said = Said(said.options[0][0], said.options[0][1])
+    if said.value == want:
+        return Finding(kind, fact, "matched", said.span, required=True)
+    if said.value is not None:
+        words = ctx.text[said.span[0]:said.span[1]] if said.span else said.value
+        return Finding(kind, fact, "contradicted", said.span, f"the sentence says {words!r}",
+                       True)
     if default == want:
         return Finding(kind, fact, "matched", detail=f"not said: {want} is the default")
     return Finding(kind, fact, "missing", required=True)
@@ -239,42 +242,24 @@ def _bandwidth(item: Bandwidth, ctx: _Context) -> list[Finding]:
     if not item.amount:
         return []  # lenient bandwidth(): no fact to check
     found, amount = _amount("rate", f"{item.amount} {item.unit}", nile_value(item), ctx)
-    bound = _cue("bound", item.bound, item.bound, [{"max": "max", "min": "min"}], ctx, amount,
-                 default="max")
-    return [found, bound]
+    return [found, _qualified("bound", item.bound, item.bound, "bound", ctx, amount,
+                              default="max")]
 
 
 def _quota(item: Quota, ctx: _Context) -> list[Finding]:
     size_unit = item.unit.split("/")[0]
     found, amount = _amount("size", f"{item.amount} {size_unit}", nile_value(item), ctx)
     period = quota_period(item)
-    if amount is not None and amount.period is not None:
-        status = "matched" if amount.period == period else "contradicted"
-        out = [found, Finding("period", f"per {period}", status, amount.span,
-                              "" if status == "matched" else f"the sentence says {amount.text!r}",
-                              True)]
-    else:
-        out = [found, _cue("period", f"per {period}", period, [{p: p for p in PERIODS}], ctx,
-                           amount)]
+    out = [found, _qualified("period", f"per {period}", period, "period", ctx, amount)]
     if item.direction in ("upload", "download"):
-        out.append(_cue("direction", item.direction, item.direction, WAYS, ctx, amount,
-                        default="download"))
-    else:  # 'any' counts both ways; one alone narrows it
-        near = None
-        for tier, ways in enumerate(WAYS):
-            near = ctx.r.nearest(ways, amount, NEAR if tier else None) \
-                if amount is not None else None
-            if near is not None:
-                break
-        both = any(all(ctx.r.first(name) for name in ways.values()) for ways in WAYS)
-        if near is None and not both:
-            # One quota direction said anywhere ("2gb/day, upload only") narrows it too.
-            said = [h for h in (ctx.r.first(name) for name in WAYS[0].values()) if h]
-            near = (said[0].name, said[0]) if len(said) == 1 else None
-        if near is not None and not both:
-            _, hit = near
-            out.append(Finding("direction", "any", "contradicted", hit.span,
-                               f"the sentence limits only {hit.text!r}"))
+        out.append(_qualified("direction", item.direction, item.direction, "way", ctx, amount,
+                              default="download"))
+    elif amount is not None:  # 'any' counts both ways; one alone narrows it
+        said = ctx.r.qualifier(amount, "way")
+        if said.value in ("upload", "download") and said.span is not None:
+            words = ctx.text[said.span[0]:said.span[1]]
+            out.append(Finding("direction", "any", "contradicted", said.span,
+                               f"the sentence limits only {words!r}"))
     return out
 
 

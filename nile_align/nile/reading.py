@@ -548,6 +548,19 @@ def _asides(text: str) -> tuple[str, tuple[tuple[str, Span], ...]]:
 # --- the statement: what a sentence states, intent-free --------------------------------------
 
 @dataclass(frozen=True)
+class Said:
+    """What a sentence says of one qualifier of an amount (its bound, way or period), read
+    once for both checks: the meaning said next to the amount, else the one the sentence
+    says anywhere (``value``, where its words are: ``span``); where the sentence says two
+    and none next to the amount, ``value`` is None and ``options`` are what it says, for an
+    intent to choose among."""
+
+    value: str | None
+    span: Span | None = None
+    options: tuple[tuple[str, Span], ...] = ()
+
+
+@dataclass(frozen=True)
 class StatedAmount:
     """A rate or a size with the cues of its own clause (None: not said)."""
 
@@ -727,6 +740,7 @@ class Reading:
     said: str = ""
     #: Lead-ins, sign-offs, rationales (blanked), glosses and examples, as (kind, span).
     asides: tuple[tuple[str, Span], ...] = ()
+    _qualifiers: dict = field(default_factory=dict, repr=False, compare=False)
 
     def described(self, span: Span) -> bool:
         """Whether ``span`` stands in a gloss or an example: it describes a name, and what
@@ -853,6 +867,15 @@ class Reading:
         if amount.period is not None:
             return amount.period, None
         return self.nearest({p: p for p in PERIODS}, amount)
+
+    def qualifier(self, amount: Amount, which: str) -> Said:
+        """The ``bound`` (max, min), ``way`` (upload, download, any) or ``period`` (hour,
+        day, week, month) the sentence gives ``amount``: the one interpretation both the
+        fact check and the NL↔NL comparison use (see :class:`Said`)."""
+        key = (amount.span, which)
+        if key not in self._qualifiers:
+            self._qualifiers[key] = _qualifier(self, amount, which)
+        return self._qualifiers[key]
 
     # --- names ---
 
@@ -1040,33 +1063,49 @@ _ANY_TRAFFIC = re.compile(r"\b(?:any|all) (?:\w+ )?(?:traffic|connections?|commu
 
 
 def _stated_amount(r: Reading, a: Amount, lifted: bool) -> StatedAmount:
-    """An amount with the cues of its clause, else the one cue of its kind that the
-    sentence says (a sentence-wide "each hour" or "uploads and downloads combined")."""
-    clause = r.amount_clause(a)
-    bound = _meaning(r.bound(a)) or _only_one(r, {"max": "max", "min": "min"})
-    way = "any" if any(clause[0] <= h.start < clause[1] + NEAR
-                       for h in r.cues("both_ways")) \
-        else _meaning(r.nearest(WAYS[0], a))
-    if way is None:
-        near = {m for m, _ in filter(None, (r.nearest({k: v}, a, NEAR)
-                                            for k, v in WAYS[1].items()))}
-        way = "any" if len(near) == 2 else near.pop() if near else None
-    if way is None and a.kind == "size":
-        way = "any" if r.first("both_ways") else _only_one(r, WAYS[0])
-    period = None
-    if a.kind == "size":
-        period = _meaning(r.period(a)) or _only_one(r, {p: p for p in PERIODS})
-    return StatedAmount(a.kind, a.value, bound, way, period, lifted, a.span, a.text)
+    """An amount with its bound, way and period as the reading reads them."""
+    way = r.qualifier(a, "way").value
+    period = r.qualifier(a, "period").value if a.kind == "size" else None
+    return StatedAmount(a.kind, a.value, r.qualifier(a, "bound").value, way, period, lifted,
+                        a.span, a.text)
 
 
-def _meaning(found: tuple[str, Hit | None] | None) -> str | None:
-    return None if found is None else found[0]
-
-
-def _only_one(r: Reading, names: dict[str, str]) -> str | None:
-    """The one meaning of ``names`` that the sentence says anywhere (None for none or two)."""
-    said = [meaning for meaning, name in names.items() if r.first(name)]
-    return said[0] if len(said) == 1 else None
+def _qualifier(r: Reading, a: Amount, which: str) -> Said:
+    """See :meth:`Reading.qualifier`."""
+    if which == "period" and a.period is not None:
+        return Said(a.period, a.span)
+    if which == "way":
+        clause = r.amount_clause(a)
+        # The quota's own words first ("upload quota for all traffic" is an upload quota;
+        # "uploads and downloads" both), then words for both ways ("combined", "all traffic").
+        own = [h for name in WAYS[0].values() if (h := r.first(name, *clause))]
+        if len(own) == 2:
+            return Said("any", min(h.span for h in own))
+        if (near := r.nearest(WAYS[0], a)) is not None:
+            return Said(near[0], near[1].span)
+        both = [h for h in r.cues("both_ways") if clause[0] <= h.start < clause[1] + NEAR]
+        if both:
+            return Said("any", both[0].span)
+        # Traffic directions count only right next to their amount ("may send 500 MB").
+        close = [found for k, v in WAYS[1].items() if (found := r.nearest({k: v}, a, NEAR))]
+        if len(close) == 2:
+            return Said("any", close[0][1].span)
+        if close:
+            return Said(close[0][0], close[0][1].span)
+        if a.kind != "size":
+            return Said(None)  # a rate has a way only where it is said next to it
+        if (every := r.first("both_ways")) is not None:
+            return Said("any", every.span)
+        names = WAYS[0]
+    else:
+        names = {"max": "max", "min": "min"} if which == "bound" else {p: p for p in PERIODS}
+        if (near := r.nearest(names, a)) is not None:
+            return Said(near[0], near[1].span)
+    said = tuple((meaning, hit.span) for meaning, name in names.items()
+                 if (hit := r.first(name)) is not None)
+    if len(said) == 1:
+        return Said(said[0][0], said[0][1])
+    return Said(None, None, said)
 
 
 def _merged(r: Reading) -> list[Mention]:
