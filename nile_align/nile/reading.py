@@ -518,7 +518,8 @@ _APPOSITIVE = re.compile(r",\s+(?:a|an|the)\s+[^,;.()\n]{0,60}?\b(?:service|app|
                          r"protocol|platform|program|game|tool|client|software|messenger|"
                          r"suite|site|website)s?\b(?=\s*[,;.)\n]|\s*$)", re.I)
 _EXAMPLE = re.compile(r"\b(?:such as|e\.g\.,?|for example,?|for instance,?|including)\s+"
-                      r"[^;.()\n]*", re.I)
+                      r"[^;.()\n]*?(?=\s+(?:is|are|was|were|be|will|may|can|must|should|shall|"
+                      r"gets?|has|have|do|does|cannot|can't|won't)\b|[;.()\n]|$)", re.I)
 
 
 def _asides(text: str) -> tuple[str, tuple[tuple[str, Span], ...]]:
