@@ -9,6 +9,11 @@ time windows (hours and dates). Values are named through the vocabularies of
 ``grammar/vocabulary.toml``. A fact not found is ``missing``; a missing fact that a correct
 translation must state is ``required`` (a number, an item, a named target, a window…), which
 the verdict reads as doubt; only a conflicting mention is ``contradicted``.
+
+The check reads both ways: a network fact the sentence states that the intent lacks (a
+target, an item, a middlebox, a limit, a window, an exception) is contradicted too, named
+"adds ..." (:func:`_added`); words that only describe (the reading's asides and glosses) never
+count.
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ class _Context:
     claimed: set[tuple[int, int]] = field(default_factory=set)     # mention spans
     used: set[tuple[int, int]] = field(default_factory=set)        # amount spans
     exact: set[tuple[int, int]] = field(default_factory=set)       # stated by some item
+    named: set[tuple[int, int]] = field(default_factory=set)       # where the intent's values are
 
     @property
     def text(self) -> str:
@@ -99,6 +105,7 @@ class _Context:
             same = [hit] if hit else []
         for span in same:  # a value named twice is still that value
             self.claim(span)
+            self.named.add(span)
         return same[0] if same else None
 
     def _elided(self, value: str) -> tuple[int, int] | None:
@@ -312,23 +319,44 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             what = "item" if m.categories & ITEMS else "middlebox"
         out.append(Finding("target" if what == "target" else "item", f"no {m.key}",
                            "contradicted", m.span, f"adds {what} {m.text!r}"))
+    return out + _added_unknown(ctx, claimed) + _added_limits(ctx) + \
+        _added_exceptions(ctx, claimed)
+
+
+def _added_unknown(ctx: _Context, claimed: list[Mention]) -> list[Finding]:
+    """Names the vocabulary does not know, listed with the intent's items ("Net2Phone and
+    Skype"): another item, or another name of one? The reading cannot tell."""
+    out = []
     items = [c for c in claimed if c.categories - {"targets"}]
-    for word, span in r.unknown_names():
+    for word, span in ctx.r.unknown_names():
+        if any(a < span[1] and span[0] < b for a, b in ctx.named):
+            continue  # a value of the intent the vocabulary does not know ("QuEC")
         if any(_LISTED.fullmatch(ctx.text, c.span[1], span[0]) or
                _LISTED.fullmatch(ctx.text, span[1], c.span[0]) for c in items):
             out.append(Finding("item", f"no {word}", "missing", span,
                                f"{word!r}, listed with the intent's items, is a name the "
                                f"vocabulary does not know: another item, or another name "
                                f"of one?", True))
+    return out
+
+
+def _added_limits(ctx: _Context) -> list[Finding]:
+    """Rates and sizes no item of the intent accounts for."""
+    out = []
     for a in ctx.amounts:
-        if a.span in ctx.used or r.described(a.span) or any(
+        if a.span in ctx.used or ctx.r.described(a.span) or any(
                 u.kind == a.kind and abs(u.value - a.value) < 1e-6 * max(a.value, 1)
                 for u in ctx.amounts if u.span in ctx.used):
             continue  # a restatement of a limit the intent has: "5 Mbps (5 megabits/s)"
         out.append(Finding(a.kind, f"no {a.kind} {a.text}", "contradicted", a.span,
                            f"adds a limit {a.text!r}"))
-    # An exception that names an item of the intent is how English says its polarity ("all
-    # but Facebook"); Nile has no other exception.
+    return out
+
+
+def _added_exceptions(ctx: _Context, claimed: list[Mention]) -> list[Finding]:
+    """Exceptions to the policy. One that names an item of the intent is how English says
+    its polarity ("all but Facebook"); Nile has no other exception."""
+    out = []
     for x in _EXCEPTION.finditer(ctx.text):
         end = max(ctx.r.clauses[ctx.r.clause(x.span())][1], x.end() + 1)
         if not any(x.start() <= c.span[0] < end and c.categories - {"targets"} for c in claimed):
@@ -616,6 +644,7 @@ def category(finding: Finding | dict) -> str:
         return "unit" if same else "number"
     return {"period": "unit", "bound": "direction", "direction": "direction",
             "path": "direction", "polarity": "polarity", "target": "target",
+            "exception": "target",
             "item": "list item", "time": "window"}.get(kind, kind)
 
 
