@@ -26,7 +26,7 @@ LOCKENV := .venv-lock
 PIP_TOOLS := pip-tools==7.6.2
 
 .PHONY: lock run test bench bench-parser bench-scoring bench-graph bench-scale bench-review \
-	bench-run fact-check paraphrase-check setup clean screenshot
+	bench-run fact-check paraphrase-check grow-check setup clean screenshot
 
 setup: $(STAMP)
 
@@ -71,7 +71,7 @@ screenshot: $(STAMP) $(CHROMIUM)
 	NILE_ALIGN_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/test_review_browser.py
 
 bench: bench-parser bench-scoring bench-graph bench-scale bench-review bench-run fact-check \
-	paraphrase-check
+	paraphrase-check grow-check
 
 bench-parser: $(STAMP)
 	$(BIN)/python benchmarks/bench_parser.py
@@ -103,3 +103,7 @@ fact-check: $(STAMP)
 # NL<->NL verdicts on the development pairs and the Appendix I triplets (docs/evaluation.md §5).
 paraphrase-check: $(STAMP)
 	$(BIN)/python benchmarks/paraphrase_check.py
+
+# Drafts of Nile from English and inheritance by (6) of new English (docs/evaluation.md §7).
+grow-check: $(STAMP)
+	$(BIN)/python benchmarks/grow_check.py

@@ -44,6 +44,8 @@ class TextRecord:
     text: str | None
     row: int | None = None
     problem: str | None = None
+    #: The cell is empty: in a corpus, a sentence without an intent.
+    empty: bool = False
 
 
 def detect_format(path: str, *, table: bool, head: str = "") -> str:
@@ -151,7 +153,8 @@ def _delimited(handle, source: str, column: str, delimiter: str) -> Iterator[Tex
             yield TextRecord(source, line, None, row,
                              f"row has {len(fields)} fields, the header has {width}")
         elif not fields[index].strip():
-            yield TextRecord(source, line, None, row, f"empty cell in column {column!r}")
+            yield TextRecord(source, line, None, row, f"empty cell in column {column!r}",
+                             empty=True)
         else:
             yield TextRecord(source, line, fields[index], row)
 

@@ -40,7 +40,7 @@ def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
               max_hops: int = 1, decisions: Decisions | list[dict] | None = None,
               judge: Judge | None = None, para_judge: Judge | None = None,
               scores: str = "counted", graph_files: str = "auto",
-              progress: bool | None = False) -> CheckResult:
+              aligned_format: str = "csv", progress: bool | None = False) -> CheckResult:
     """Build, propagate and check the graph of a loaded corpus (:func:`load_pairs`), and
     write the outputs to ``out`` when given. ``scorer``: a Scorer or a score function;
     ``judge``/``threshold``: what a score is worth (default: the model's calibration, see
@@ -49,9 +49,9 @@ def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
     ``decisions`` (:func:`nile_align.review.load_decisions`): corpus edits are applied
     first, alignments and paraphrases override the scores, and a flag decided on the same
     evidence comes back with status ``decided`` instead of ``open``. ``scores``: which scores
-    are computed (:data:`nile_align.graph.translation.SCORES`); ``graph_files``: see
-    :func:`nile_align.report.write_outputs`; ``progress``: bars on stderr (None: only on a
-    terminal).
+    are computed (:data:`nile_align.graph.translation.SCORES`); ``graph_files`` and
+    ``aligned_format``: see :func:`nile_align.report.write_outputs`; ``progress``: bars on
+    stderr (None: only on a terminal).
     """
     if isinstance(decisions, Decisions):
         corpus = decisions.apply_edits(corpus)
@@ -78,6 +78,6 @@ def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
     if out is not None:
         started = time.perf_counter()
         report = write_outputs(g, flags, summary, out, graph_files=graph_files,
-                               progress=progress)
+                               aligned_format=aligned_format, progress=progress)
         timings["write"] = time.perf_counter() - started
     return CheckResult(g, flags, summary, report, timings)

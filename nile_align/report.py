@@ -26,8 +26,8 @@ import networkx as nx
 from .graph.checker import RULES, Flag
 from .graph.translation import align_edges
 
-__all__ = ["GRAPH_FILES_EDGES", "REPORT_FLAGS", "REPORT_ROWS", "alignment_records",
-           "write_outputs"]
+__all__ = ["ALIGNED_FORMATS", "GRAPH_FILES_EDGES", "REPORT_FLAGS", "REPORT_ROWS",
+           "aligned_records", "alignment_records", "write_aligned", "write_outputs"]
 
 log = logging.getLogger("nile_align")
 
@@ -64,6 +64,49 @@ def alignment_records(g: nx.Graph) -> Iterator[dict]:
                "source": e["source"], "evidence": e.get("evidence")}
 
 
+#: Formats of the aligned corpus: its file name and columns.
+ALIGNED_FORMATS = {"csv": ("aligned.csv", ("nile", "text", "source", "system", "rows")),
+                   "neat": ("aligned.tsv", ("text", "nile"))}
+
+
+def aligned_records(g: nx.Graph) -> Iterator[dict]:
+    """The aligned corpus, the deliverable of a check: one record per sentence–intent pair
+    decided aligned, in corpus order (pairs without a corpus row last), with the Nile as the
+    corpus writes it (the intent's canonical form for an inferred or reviewed intent the
+    corpus never wrote), the sentence, where the alignment comes from (``source``: gold,
+    judged, inferred, reviewed), its systems and its input rows."""
+    order = []
+    for i, s, e in align_edges(g):
+        if e["decision"]:
+            first = min((r["pos"] for r in e["rows"]), default=None)
+            order.append((first is None, first or 0, g.nodes[s]["text"], i, s))
+    order.sort()
+    for *_, i, s in order:
+        e = g.edges[i, s]
+        written = next((r["nile"] for r in e["rows"] if r["nile"]), None) or \
+            (g.nodes[i]["written"] or [g.nodes[i]["canonical"]])[0]
+        yield {"nile": written, "text": g.nodes[s]["text"], "source": e["source"],
+               "system": ";".join(dict.fromkeys(r["system"] for r in e["rows"] if r["system"])),
+               "rows": ";".join(str(r["row"]) for r in e["rows"])}
+
+
+def write_aligned(g: nx.Graph, out: Path, fmt: str = "csv") -> tuple[Path, int]:
+    """Write the aligned corpus (:func:`aligned_records`) into ``out`` as ``fmt`` (see
+    :data:`ALIGNED_FORMATS`: ``csv``, or ``neat``'s two-column TSV), streamed; returns the
+    file and its number of pairs."""
+    import csv
+
+    name, columns = ALIGNED_FORMATS[fmt]
+    n = 0
+    with _atomic(out / name) as f:
+        writer = csv.writer(f, delimiter="\t" if fmt == "neat" else ",", lineterminator="\n")
+        writer.writerow(columns)
+        for record in aligned_records(g):
+            writer.writerow([record[c] for c in columns])
+            n += 1
+    return out / name, n
+
+
 @contextlib.contextmanager
 def _atomic(path: Path, mode: str = "w") -> Iterator[IO]:
     """A file written under a temporary name and renamed when complete; the temporary file
@@ -85,12 +128,13 @@ def _write_atomic(path: Path, text: str) -> None:
 
 def write_outputs(g: nx.Graph, flags: list[Flag], summary: dict, out: str | Path,
                   *, graphml: bool = True, graph_files: str = "auto",
-                  progress: bool | None = False) -> Path:
+                  aligned_format: str = "csv", progress: bool | None = False) -> Path:
     """Write every output file into ``out`` (created) and return the report's path.
     ``graph_files``: ``auto`` writes graph.json and graph.graphml up to
     :data:`GRAPH_FILES_EDGES` edges, ``always`` at any size, ``never`` not at all;
-    ``graphml`` False leaves out graph.graphml. ``progress``: a bar on stderr (None: only
-    on a terminal)."""
+    ``graphml`` False leaves out graph.graphml. ``aligned_format``: the aligned corpus as
+    ``csv`` (aligned.csv) or ``neat`` (aligned.tsv). ``progress``: a bar on stderr (None:
+    only on a terminal)."""
     from tqdm.auto import tqdm
 
     out = Path(out)
@@ -113,7 +157,12 @@ def write_outputs(g: nx.Graph, flags: list[Flag], summary: dict, out: str | Path
                                               edges <= GRAPH_FILES_EDGES)
     skipped = f"skipped: {edges:,} edges, more than {GRAPH_FILES_EDGES:,} (--graph-files " \
         f"always writes them)" if graph_files == "auto" else "skipped (--graph-files never)"
-    summary["outputs"] = {"alignment_rows": total,
+    aligned, pairs = write_aligned(g, out, aligned_format)
+    for other, _ in ALIGNED_FORMATS.values():
+        if other != aligned.name and (out / other).exists():
+            (out / other).unlink()  # a previous run's corpus in the other format
+    summary["outputs"] = {"alignment_rows": total, "aligned": aligned.name,
+                          "aligned_pairs": pairs,
                           "graph_files": "written" if write_graph else skipped}
     _write_atomic(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
     for name in ("graph.json", "graph.graphml"):

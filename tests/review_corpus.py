@@ -50,7 +50,8 @@ def _both(x: str, y: str, value: float = 2.0) -> dict:
 # - gold_disagreement: L1 says 5 Mbps where the intent says 50, yet its label says aligned
 #   (the flag suggests the repair);
 # - uncertain: M3's facts match but its score is low (the conflict keeps (6) from deciding it);
-# - P1 means N3, which is not aligned: nothing propagates until N3 is.
+# - P1 means N3, which is not aligned: nothing propagates until N3 is, so P1, which has no
+#   intent, is a no_intent flag (its suggestion: I1 repaired to allow).
 SCORES = {(I1, N1): 1.0, (I1, N2): 1.0, (I1, N3): -1.0, (I2, M1): 1.0, (I3, M2): 1.5,
           (I2, M3): -1.0, (I4, V1): 1.0, (I4, V2): -1.0, (I5, L1): 1.0,
           **_both(N1, N2), **_both(N3, P1), **_both(M1, M2), **_both(M1, M3),

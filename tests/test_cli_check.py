@@ -17,8 +17,8 @@ from tiny_model import build_tiny_model
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = str(Path(sys.executable).with_name("nile-align"))
-OUTPUTS = ["alignments.jsonl", "flags.jsonl", "graph.graphml", "graph.json", "report.html",
-           "summary.json"]
+OUTPUTS = ["aligned.csv", "alignments.jsonl", "flags.jsonl", "graph.graphml", "graph.json",
+           "report.html", "summary.json"]
 
 
 @pytest.fixture(scope="module")

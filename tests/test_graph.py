@@ -182,7 +182,11 @@ def test_propagation_infers_with_evidence_and_respects_max_hops():
     # The evidence names the facts both sentences state.
     assert set(step["shared"]) == {"target guests", "item file transfer",
                                    "polarity block file transfer"}
-    assert flags == []
+    # One hop: P2 is not reached, so it ends with no intent, the intent P1 got drafted for it.
+    (flag,) = flags
+    assert (flag.rule, flag.sentences[0]["text"]) == ("no_intent", P2)
+    assert (flag.suggested_nile, flag.draft["route"]) == (corpus(rows)["canonical"][0],
+                                                          "nearest")
     g2, _, inferred2, _ = run(rows, scores, max_hops=2, candidates=1)
     assert [s for _, s in inferred2] == [sentence_id(P1), sentence_id(P2)]
     chain = g2.edges[inferred2[1]]["evidence"]
@@ -225,7 +229,7 @@ def test_ambiguous_inference_is_a_conflict_not_an_alignment():
     g, flags, inferred, _ = run([(I1, N1), (I3, N2), ("", P1)], scores)
     assert inferred == []
     assert not any(e["kind"] == "align" for _, _, e in g.edges(sentence_id(P1), data=True))
-    assert [f.rule for f in flags] == ["conflict"]
+    assert [f.rule for f in flags] == ["conflict", "no_intent"]  # P1 is left for a reviewer
 
 
 def test_invalid_nile_is_flagged_and_not_scored():
@@ -282,8 +286,8 @@ def test_outputs_are_complete_and_valid(tmp_path):
     scores = {(I1, N1): 1, (I1, N2): 1, **yes((N1, N2)), **yes((N1, P1))}
     result = run_check(corpus(rows), Table(scores), out=tmp_path, candidates=10)
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["alignments.jsonl", "flags.jsonl", "graph.graphml", "graph.json",
-                     "report.html", "summary.json"]
+    assert names == ["aligned.csv", "alignments.jsonl", "flags.jsonl", "graph.graphml",
+                     "graph.json", "report.html", "summary.json"]
     aligned = [json.loads(x) for x in (tmp_path / "alignments.jsonl").read_text().splitlines()]
     assert [(a["text"], a["source"], a["decision"]) for a in aligned] == [
         (N1, "judged", True), (N2, "gold", False), (P1, "inferred", True)]
@@ -341,7 +345,8 @@ def test_uncertain_pairs_do_not_propagate_and_become_flags_ordered_by_what_they_
     assert edge["reasons"][0] == "every required fact matched, but the model says no"
     assert inferred == []
     assert [(f.rule, f.sentences[0]["text"], f.unlocks) for f in flags] == [
-        ("uncertain", N1, 2), ("uncertain", M1, 1)]  # N1 also settles P1 by (6)
+        ("uncertain", N1, 2), ("uncertain", M1, 1),  # N1 also settles P1 by (6)
+        ("no_intent", P1, 1)]
     assert summarize(g, flags)["verdicts"] == {"aligned": 0, "not_aligned": 0, "uncertain": 2}
 
 
@@ -353,9 +358,11 @@ def test_an_inference_decides_an_uncertain_pair_but_never_against_its_facts():
     assert inferred == [(i, sentence_id(N2))]
     edge = g.edges[i, sentence_id(N2)]
     assert (edge["verdict"], edge["decision"], edge["source"]) == ("uncertain", True, "inferred")
-    # "Guests can ftp" contradicts the intent's polarity: no alignment is inferred for it.
+    # "Guests can ftp" contradicts the intent's polarity: no alignment is inferred for it,
+    # and it ends with no intent (no draft: "guests" is a group or an endpoint).
     assert not g.has_edge(i, sentence_id(N3))
-    assert flags == []
+    assert [(f.rule, f.sentences[0]["text"], f.suggested_nile) for f in flags] == [
+        ("no_intent", N3, None)]
 
 
 def test_a_model_without_evidence_leaves_the_facts_to_decide_and_paraphrases_unknown():

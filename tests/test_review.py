@@ -28,18 +28,18 @@ def by_rule(store: ReviewStore) -> dict[str, dict]:
 
 def test_store_imports_flags_once_and_filters(out):
     with ReviewStore(out) as store:
-        assert store.counts() == {"total": 6, "open": 6, "decided": 0}
+        assert store.counts() == {"total": 7, "open": 7, "decided": 0}
         rules = [f["rule"] for f in store.flags()]
         assert sorted(rules) == ["cond5", "cond6", "conflict", "gold_disagreement",
-                                 "invalid_nile", "uncertain"]
+                                 "invalid_nile", "no_intent", "uncertain"]
         assert [f["rule"] for f in store.flags(rule="cond6")] == ["cond6"]
-        assert {f["rule"] for f in store.flags(system="sys_c")} == {"invalid_nile"}
+        assert {f["rule"] for f in store.flags(system="sys_c")} == {"invalid_nile", "no_intent"}
         assert {f["rule"] for f in store.flags(intent="STUDENTS")} == {"conflict", "uncertain"}
         store.decide(by_rule(store)["cond6"]["flag_id"], "accept", reviewer="ana")
         assert [f["rule"] for f in store.flags(status="accepted")] == ["cond6"]
         assert "cond6" not in {f["rule"] for f in store.flags(status="open")}
     with ReviewStore(out) as store:  # reopening imports nothing twice, keeps decisions
-        assert store.counts() == {"total": 6, "open": 5, "decided": 1}
+        assert store.counts() == {"total": 7, "open": 6, "decided": 1}
 
 
 def test_missing_folder_is_a_clear_error(tmp_path):
@@ -185,7 +185,7 @@ def test_export_jsonl_and_csv(out, tmp_path):
 def test_label_studio_tasks_and_import(out, tmp_path):
     with ReviewStore(out) as store:
         ts = tasks(store)
-        assert len(ts) == 6
+        assert len(ts) == 7
         cond6 = next(t for t in ts if t["data"]["rule"] == "cond6")
         pred = cond6["predictions"][0]
         assert pred["model_version"] == "table-provider"
@@ -286,7 +286,7 @@ def test_review_cli_export_and_labelstudio(out, tmp_path, capsys):
 
     assert main(["review", str(out), "--labelstudio-export", str(tmp_path / "t.json")]) == 0
     assert "<Choices name=\"decision\"" in (tmp_path / "t.xml").read_text()
-    assert len(json.loads((tmp_path / "t.json").read_text())) == 6
+    assert len(json.loads((tmp_path / "t.json").read_text())) == 7
     assert main(["review", str(out), "--export", str(tmp_path / "d.csv")]) == 0
     assert main(["review", str(tmp_path / "nowhere"), "--export", "x.csv"]) == 2
     assert "no flags.jsonl" in capsys.readouterr().err

@@ -83,7 +83,7 @@ def test_queue_page_lists_and_filters(served, out):
     status, headers, page = c.get("/")
     assert status == 303 and headers["Location"] == "/queue"
     status, headers, page = c.get("/queue")
-    assert status == 200 and "6</b> open" in page
+    assert status == 200 and "7</b> open" in page
     assert "script-src 'self'" in headers["Content-Security-Policy"]
     assert headers["X-Frame-Options"] == "DENY"
     for fid in flag_ids(out).values():
@@ -301,7 +301,7 @@ def test_acknowledged_decisions_survive_sigkill(out):
                             env=env)
     try:
         c = Client(urlsplit(proc.stdout.readline().strip()).port)
-        assert "5</b> decided" in c.get("/queue")[2]
+        assert "6</b> decided" in c.get("/queue")[2]
     finally:
         proc.kill()
         proc.wait(timeout=10)
@@ -359,4 +359,4 @@ def test_a_store_made_before_the_filter_columns_is_migrated(tmp_path):
     with ReviewStore(tmp_path / "out") as store:
         assert store.counts()["total"] == total
         assert store.systems() == ["sys_a", "sys_b", "sys_c"]
-        assert [f["rule"] for f in store.flags(system="sys_c")] == ["invalid_nile"]
+        assert [f["rule"] for f in store.flags(system="sys_c")] == ["no_intent", "invalid_nile"]

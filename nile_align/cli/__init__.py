@@ -27,10 +27,12 @@ nile_align builds and checks aligned corpora of network intents written in
 Nile and in English.
 
 examples:
-  nile-align validate corpora/demo.csv --column nile     check every intent
+  nile-align validate corpora/demo.csv --column nile --allow-empty
+                                                         check every intent
   nile-align diff "$INTENT_A" "$INTENT_B"                what differs between two intents
   nile-align facts "$INTENT" "$SENTENCE"                 which facts a sentence gets wrong
   nile-align read "$SENTENCE"                            what a sentence states (no intent)
+  nile-align draft english.csv --text text               the Nile each sentence states
   nile-align paraphrase pairs.csv --a s1 --b s2          do two sentences state one policy?
   nile-align score pairs.csv --a nile --b text           *-PLUIE scores of pairs
   nile-align merge scores.part-*.jsonl --out all.jsonl   join the shards of a score run

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from .common import (
     EXIT_FOUND,
@@ -41,10 +42,12 @@ sentence pair too, as the papers do.
 
 Input: long format (columns --nile and --text, optional --system, --id, --gold) or
 NEAT-style triplets (--wide COL COL..., one English column per system); an empty Nile cell
-is a sentence without an intent. Writes to --out: alignments.jsonl, flags.jsonl,
-summary.json, report.html and, for a graph of up to 200,000 edges (--graph-files), graph.json
-and graph.graphml. Flag rules: cond5, cond6, conflict, gold_disagreement, uncertain,
-invalid_nile (see the README). Long work shows its progress on stderr; Ctrl-C stops it and
+is a sentence without an intent. Writes to --out: aligned.csv (the aligned corpus: every
+sentence-intent pair decided aligned, with where the alignment comes from), alignments.jsonl
+(every pair, its verdict and reasons), flags.jsonl, summary.json, report.html and, for a
+graph of up to 200,000 edges (--graph-files), graph.json and graph.graphml. Flag rules:
+cond5, cond6, conflict, gold_disagreement, uncertain, no_intent, invalid_nile (see the
+README). Long work shows its progress on stderr; Ctrl-C stops it and
 leaves no half-written output.
 
 exit status: 0 no open flag ('run': always 0 on success), 1 open flags, 2 usage error.
@@ -94,6 +97,9 @@ def _add_check_options(p: argparse.ArgumentParser, out_default: str | None) -> N
     r.add_argument("--scores", choices=("counted", "align", "all"), default="counted",
                    help="which scores to compute: those a judge counts; also every "
                         "intent-sentence pair's; also every sentence pair's")
+    p.add_argument("--aligned-format", choices=("csv", "neat"), default="csv",
+                   help="the aligned corpus: aligned.csv (nile, text, source, system, rows), "
+                        "or NEAT's two-column TSV aligned.tsv (text, nile)")
     p.add_argument("--graph-files", choices=("auto", "always", "never"), default="auto",
                    help="graph.json and graph.graphml: auto writes them up to 200,000 edges "
                         "(larger graphs: use alignments.jsonl and flags.jsonl)")
@@ -154,6 +160,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                        candidates=args.candidates, max_hops=args.max_hops,
                        decisions=decisions, judge=judge, para_judge=para_judge,
                        scores=args.scores, graph_files=args.graph_files,
+                       aligned_format=args.aligned_format,
                        progress=None if not args.quiet else False)
     s = result.summary
     tri = s["triplets"]
@@ -173,8 +180,12 @@ def cmd_check(args: argparse.Namespace) -> int:
          f" (the paper, {paper['model']}: {paper['fail_cond5']} of {paper['triplets']} fail "
          f"(5), {paper['fail_cond6']} of {paper['triplets']} fail (6))\n"
          f"verdicts: {verdicts}{agreement}\n"
+         f"no intent: {s['no_intent']['sentences']} sentences ({s['no_intent']['pairs']} "
+         f"pairs)\n"
          f"flags: {flags}\n"
-         f"report: {result.report}", args)
+         f"report: {result.report}\n"
+         f"aligned corpus: {Path(args.out) / s['outputs']['aligned']} "
+         f"({s['outputs']['aligned_pairs']} pairs)", args)
     if args.stage_lines:
         if s.get("systems"):  # the run's data: translating systems, best first
             from ..graph.systems import table

@@ -43,6 +43,9 @@ def _add_validate(sub) -> None:
                         "commas, unquoted values…) as warnings, normalised in 'canonical'")
     p.add_argument("--format", choices=("jsonl", "text"), default="jsonl",
                    help="stdout format")
+    p.add_argument("--allow-empty", action="store_true",
+                   help="an empty cell of a table's column is a sentence without an intent "
+                        "(a corpus to grow): counted, not an error")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
     p.set_defaults(func=cmd_validate)
 
@@ -53,8 +56,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     summary = ValidationSummary()
     out = sys.stdout
+    empty = []  # the empty cells --allow-empty sets aside
+
+    def kept(records):
+        for r in records:
+            if args.allow_empty and r.empty:
+                empty.append(r)
+            else:
+                yield r
+
     for path in args.inputs:
-        records = iter_texts(path, column=args.column, fmt=args.input_format)
+        records = kept(iter_texts(path, column=args.column, fmt=args.input_format))
         for v in validate_records(records, lenient=args.lenient):
             summary.add(v)
             if args.format == "jsonl":
@@ -63,7 +75,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 out.write(v.format() + "\n")
     out.flush()
     mode = "lenient" if args.lenient else "strict"
-    say(f"nile-align validate ({mode}): {summary}", args)
+    without = f"; {len(empty)} empty (sentences without an intent)" if empty else ""
+    say(f"nile-align validate ({mode}): {summary}{without}", args)
     return EXIT_FOUND if summary.invalid else EXIT_OK
 
 
@@ -204,6 +217,7 @@ def _add_read(sub) -> None:
 
 def cmd_read(args: argparse.Namespace) -> int:
     from ..corpus import read_lines
+    from ..nile.draft import draft
     from ..nile.reading import read
 
     texts = [t for s in args.sentences
@@ -211,7 +225,8 @@ def cmd_read(args: argparse.Namespace) -> int:
     for text in texts:
         statement = read(text).statement
         if args.format == "json":
-            print(json.dumps({"text": text, **statement.to_dict()}, ensure_ascii=False))
+            print(json.dumps({"text": text, **statement.to_dict(),
+                              "draft": draft(text).to_dict()}, ensure_ascii=False))
             continue
         print(text)
         for kind, value, span in statement.facts():
@@ -219,8 +234,67 @@ def cmd_read(args: argparse.Namespace) -> int:
             print(f"  {kind:<9} {value}{words}")
         for u in statement.unread:
             print(f"  {'unread':<9} {u.what}: {u.text!r}")
+        d = draft(text)
+        print(f"  {'draft':<9} {d.nile}" if d.nile else
+              f"  {'draft':<9} none: {'; '.join(d.reasons)}")
+    return EXIT_OK
+
+
+DRAFT_HELP = """\
+Drafts of Nile from English: for each row of a table, the intent its sentence states, read
+from the sentence alone (targets and their kinds, path, items and their polarity, amounts with
+bound, direction and period, hour and date windows, middleboxes). A draft never invents a fact
+the sentence does not state: no default window, no guessed path or quota direction, no
+guessed kind (say "the guests group", or let `check` draft from the corpus's own intents).
+Where one fact cannot be read there is no draft, and the reasons say which words were not
+understood. Every draft validates with the grammar and its fact check matches every fact of
+the sentence.
+
+Output: one JSON object per input row, in input order, on stdout: text, nile (null where it
+will not draft), status (drafted or uncertain), route, reasons and the facts it used
+(--format text for people); a summary on stderr.
+
+examples:
+  nile-align draft new-english.csv --text text
+  nile-align draft tickets.tsv --text request --format text
+"""
+
+
+def _add_draft(sub) -> None:
+    p = sub.add_parser("draft", help="draft the Nile intent of English sentences (no model)",
+                       description=DRAFT_HELP, formatter_class=HelpFormatter)
+    p.add_argument("input", metavar="INPUT", help="a table of sentences; - is stdin")
+    p.add_argument("--text", default="text", metavar="COL", help="column holding the English")
+    p.add_argument("--input-format", choices=("csv", "tsv", "jsonl", "parquet"),
+                   help="table format (default: from the file suffix)")
+    p.add_argument("--format", choices=("jsonl", "text"), default="jsonl", help="stdout format")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    p.set_defaults(func=cmd_draft)
+
+
+def cmd_draft(args: argparse.Namespace) -> int:
+    from ..corpus import read_table, require_columns
+    from ..nile.draft import draft
+    from ..nile.reading import reader
+
+    frame = read_table(args.input, fmt=args.input_format)
+    require_columns(frame, (args.text,), args.input)
+    read = reader()
+    drafted = 0
+    for text in frame[args.text].fillna("").astype(str):
+        d = draft(read(text))
+        drafted += d.nile is not None
+        if args.format == "text":
+            print(text)
+            print(f"  {d.status}: {d.nile}" if d.nile else f"  {d.status}")
+            for reason in d.reasons:
+                print(f"    {reason}")
+        else:
+            print(json.dumps(d.to_dict(), ensure_ascii=False))
+    say(f"nile-align draft: {len(frame)} sentences: drafted {drafted}, uncertain "
+        f"{len(frame) - drafted}", args)
     return EXIT_OK
 
 
 #: The commands of this family, in the order --help lists them.
-COMMANDS = [_add_validate, _add_diff, _add_facts, _add_read]
+COMMANDS = [_add_validate, _add_diff, _add_facts, _add_read, _add_draft]

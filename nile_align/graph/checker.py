@@ -11,6 +11,7 @@ whether the intent states each; a ``cond6`` flag the facts both sentences state.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from itertools import combinations
@@ -48,6 +49,9 @@ RULES = {
     "uncertain": "the judge cannot decide: a fact the translation must state was not found, or "
                  "the facts and the model disagree; an expert decides (accepting it may align "
                  "more of the corpus by (6))",
+    "no_intent": "the corpus gives this sentence no Nile intent, and no aligned paraphrase gives "
+                 "it one by (6); an expert writes or accepts one (its paraphrases without an "
+                 "intent follow by (6))",
     "invalid_nile": "the Nile intent does not validate, so its pairs were not scored",
 }
 
@@ -83,6 +87,9 @@ class Flag:
     #: uncertain: the flag whose decision settles this one by (6) (a paraphrase of the same
     #: intent); the queue puts it after that one, as one decision's worth of work.
     settled_by: str | None = None
+    #: no_intent: the draft of its intent (:class:`nile_align.nile.draft.Draft`: route,
+    #: reasons, the facts it rests on); ``suggested_nile`` is its Nile when there is one.
+    draft: dict | None = None
 
     def to_dict(self) -> dict:
         """The flag as one JSON object (its evidence shared, not copied: a check of a large
@@ -229,6 +236,9 @@ def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
                        unlocks=f.unlocks(i, s)), s))
     for mine in uncertain.values():
         _settle(g, mine)
+    started = time.perf_counter()
+    _settle(g, [(_no_intent(f, s), s) for s in without_intent(g)])
+    g.graph.setdefault("check_timings", {})["draft"] = time.perf_counter() - started
     for i in sorted(by_intent):
         yes = sorted(s for s in by_intent[i] if g.edges[i, s]["decision"])
         for n1, n2 in combinations(yes, 2):
@@ -295,6 +305,42 @@ def _settle(g: nx.Graph, flags: list[tuple[Flag, str]]) -> None:
                 settled.add(other.flag_id)
 
 
+def _no_intent(f: _Flagger, s: str) -> Flag:
+    """The no_intent flag of sentence ``s``, with the draft of its intent: from its reading,
+    or from the nearest intent of its paraphrase candidates, repaired."""
+    from ..nile.draft import draft
+
+    g = f.g
+    near = [g.nodes[i]["canonical"] for n in g.neighbors(s) if g.edges[s, n]["kind"] == "para"
+            for i in g.neighbors(n) if g.edges[n, i]["kind"] == "align"]
+    d = draft(g.graph["_readings"](g.nodes[s]["text"]), near)
+    why = f"suggested ({d.route}): {d.nile}" if d.nile else \
+        "no suggestion: " + "; ".join(d.reasons)
+    flag = f.add("no_intent", [s], f"{RULES['no_intent']}. {why}", [], [s], [],
+                 unlocks=_no_intent_unlocks(g, s), draft=d.to_dict())
+    flag.suggested_nile = d.nile
+    flag.suggested_for = g.nodes[s]["text"] if d.nile else None
+    return flag
+
+
+def without_intent(g: nx.Graph) -> list[str]:
+    """The sentences that end with no intent: no corpus row gives them one and (6) did not
+    reach them (an inferred alignment is an alignment)."""
+    return sorted(s for s, k in g.nodes(data="kind") if k == "sentence" and not any(
+        g.edges[s, n]["kind"] == "align" for n in g.neighbors(s)))
+
+
+def _no_intent_unlocks(g: nx.Graph, s: str) -> int:
+    """What writing an intent for ``s`` settles: its rows, and its paraphrases without an
+    intent (with theirs), which (6) then aligns too."""
+    rows = len(g.nodes[s]["rows"])
+    for n in g.neighbors(s):
+        if g.edges[s, n]["kind"] == "para" and mutual(g, s, n) and not any(
+                g.edges[n, x]["kind"] == "align" for x in g.neighbors(n)):
+            rows += 1 + len(g.nodes[n]["rows"])
+    return rows
+
+
 def aligned_intents_of(g: nx.Graph, i: str) -> list[str]:
     """The sentences an intent is aligned to (decision true, any source)."""
     return [s for s in g.neighbors(i) if g.edges[i, s]["decision"]]
@@ -341,6 +387,13 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
     labelled = decided + gold["uncertain"]
     judge, para_judge = g.graph["judge"], g.graph["para_judge"]
     systems = compare(g, flags)
+    lonely = without_intent(g)
+    on_edges = sum(len(e["rows"]) for _, _, e in align_edges(g))
+    bare = sum(len(b) for _, b in g.nodes(data="bare") if b)
+    inferred_rows = sum(len(e["rows"]) for _, _, e in align_edges(g)
+                        if e["origin"] in ("inferred", "decision"))
+    no_intent = sum(len(g.nodes[s].get("bare", [])) for s in lonely)
+    repeats = bare - inferred_rows - no_intent
     return {
         "threshold": g.graph["threshold"], "signature": g.graph["signature"],
         "template": g.graph["template"], "max_hops": g.graph["max_hops"],
@@ -351,6 +404,14 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
                    "intents": kinds["intent"], "sentences": kinds["sentence"],
                    "invalid_rows": len(g.graph["invalid"]),
                    "skipped_rows": g.graph["corpus"]["skipped_rows"]},
+        "no_intent": {"sentences": len(lonely), "pairs": no_intent},
+        # Every (row, system) pair of the corpus, once: on an alignment (in alignments.jsonl
+        # and, decided yes, in aligned.csv), of a sentence with no intent (a no_intent flag),
+        # a bare repeat of a sentence another row gives an intent, or invalid Nile; data
+        # rows the loader skipped are counted apart (corpus.skipped_rows).
+        "pairs": {"total": g.graph["corpus"]["pairs"], "alignment": on_edges,
+                  "no_intent": no_intent, "repeat_of_a_sentence_with_an_intent": repeats,
+                  "invalid": len(g.graph["invalid"])},
         "scored_pairs": g.graph.get("pairs", {}),
         "verdicts": {v: verdicts[v] for v in VERDICTS},
         "gold_agreement": {

@@ -139,7 +139,10 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
             node["systems"].append(r.system)
         node["rows"].append(int(r.row))
         if not isinstance(r.key, str):
-            continue  # a sentence without an intent: it may inherit one by (6)
+            # A sentence without an intent: it may inherit one by (6), with these rows.
+            node.setdefault("bare", []).append({"pos": pos, "row": int(r.row), "id": r.id,
+                                                "system": r.system, "nile": ""})
+            continue
         i = intent_id(r.key)
         if i not in g:
             g.add_node(i, kind="intent", canonical=r.canonical, written=[], rows=[])
@@ -240,12 +243,23 @@ def _apply_decision(g: nx.Graph, record: dict) -> None:
     if not v.valid or v.intent is None:
         raise UsageError(f"decision for {record.get('text')!r}: its Nile does not validate")
     i, s = intent_id(v.intent.key()), sentence_id(str(record["text"]))
-    if i not in g or s not in g:
+    if s not in g or (i not in g and not (record["decision"] and _bare(g, s))):
         return  # about another corpus: kept in the decisions file, not applied here
+    if i not in g:  # an intent a reviewer wrote for a sentence that had none
+        g.add_node(i, kind="intent", canonical=v.intent.canonical(),
+                   written=[str(record["nile"])], rows=[])
     if not g.has_edge(i, s):
+        bare = _bare(g, s)
         _add_align(g, i, s, origin="decision")
-        g.edges[i, s]["facts"] = _facts(g, i, s)
+        # A sentence without an intent: its corpus rows are the reviewed pair's rows.
+        g.edges[i, s].update(facts=_facts(g, i, s),
+                             rows=list(g.nodes[s].get("bare", [])) if bare else [])
     g.edges[i, s]["reviewed"] = bool(record["decision"])
+
+
+def _bare(g: nx.Graph, s: str) -> bool:
+    """Whether sentence ``s`` has no intent at all (no align edge)."""
+    return not any(g.edges[s, n]["kind"] == "align" for n in g.neighbors(s))
 
 
 def statement(g: nx.Graph, s: str):
@@ -399,7 +413,8 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
                 _add_align(g, i, n2, origin="inferred", decision=True, source="inferred",
                            evidence=[*chain, step], verdict=verdict.verdict,
                            reasons=["inferred by (6)", *verdict.reasons])
-                g.edges[i, n2]["facts"] = facts
+                # The corpus rows of the sentence without an intent are this pair's rows.
+                g.edges[i, n2].update(facts=facts, rows=list(g.nodes[n2].get("bare", [])))
             inferred.append((i, n2))
             frontier.append((i, n2))
         if not frontier:

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .intent import Bandwidth, Function, Intent, Quota, Schedule
-from .reading import VERB, Amount, Hit, Reading, Said, Window, read
+from .reading import LISTED, VERB, Amount, Hit, Reading, Said, Window, read
 from .vocabulary import ITEMS, Mention, Vocabulary, spelled
 
 __all__ = ["CATEGORIES", "Finding", "category", "check_facts", "contradictions", "decisive",
@@ -326,18 +326,13 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
 def _added_unknown(ctx: _Context, claimed: list[Mention]) -> list[Finding]:
     """Names the vocabulary does not know, listed with the intent's items ("Net2Phone and
     Skype"): another item, or another name of one? The reading cannot tell."""
-    out = []
-    items = [c for c in claimed if c.categories - {"targets"}]
-    for word, span in ctx.r.unknown_names():
-        if any(a < span[1] and span[0] < b for a, b in ctx.named):
-            continue  # a value of the intent the vocabulary does not know ("QuEC")
-        if any(_LISTED.fullmatch(ctx.text, c.span[1], span[0]) or
-               _LISTED.fullmatch(ctx.text, span[1], c.span[0]) for c in items):
-            out.append(Finding("item", f"no {word}", "missing", span,
-                               f"{word!r}, listed with the intent's items, is a name the "
-                               f"vocabulary does not know: another item, or another name "
-                               f"of one?", True))
-    return out
+    items = [c.span for c in claimed if c.categories - {"targets"}]
+    return [Finding("item", f"no {word}", "missing", span,
+                    f"{word!r}, listed with the intent's items, is a name the vocabulary does "
+                    f"not know: another item, or another name of one?", True)
+            for word, span in ctx.r.listed_unknown(items)
+            # a value of the intent the vocabulary does not know ("QuEC") is the intent's
+            if not any(a < span[1] and span[0] < b for a, b in ctx.named)]
 
 
 def _added_limits(ctx: _Context) -> list[Finding]:
@@ -371,7 +366,7 @@ def _describes(m: Mention, ctx: _Context) -> bool:
     attached to the guest network"), or a name that stands right beside a name of the
     intent, as one compound name ("guest wifi", "dorm network")."""
     if all(k in _GENERIC_TARGETS for k in m.keys):
-        listed = any(c.categories == {"targets"} and _LISTED.fullmatch(ctx.text, c.span[1],
+        listed = any(c.categories == {"targets"} and LISTED.fullmatch(ctx.text, c.span[1],
                                                                        m.span[0])
                      for c in ctx.mentions)
         return not (listed or ctx.r.marked(m.span, "from") or ctx.r.marked(m.span, "to"))
@@ -386,9 +381,6 @@ def _whose(m: Mention, ctx: _Context, claimed: list[Mention]) -> Mention | None:
                  and _OF_PLACE.fullmatch(ctx.text, m.span[1], c.span[0])), None)
 
 
-#: Between two members of a list: "the network and the servers", "dorms, hosts".
-_LISTED = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|(?:and|or)\s+)(?:the\s+|to\s+(?:the\s+)?)?",
-                     re.I)
 _OF_PLACE = re.compile(r"\s+(?:(?:who|that) (?:are|is) )?(?:in|on|at|of|from|inside|within|"
                        r"attached to|connected to|living in|staying in|using)\s+(?:the\s+|a\s+|"
                        r"an\s+|their\s+|our\s+)?", re.I)

@@ -907,6 +907,16 @@ class Reading:
         or places it has no entry for (not cue words, times or dates)."""
         return _unknown_names(self)
 
+    def listed_unknown(self, spans: Iterable[Span] | None = None) -> list[tuple[str, Span]]:
+        """Unknown names listed with known items ("Net2Phone and Skype"): another item, or
+        another name of one? The reading cannot tell. ``spans``: the items to look beside
+        (default: every item the sentence names)."""
+        items = list(spans) if spans is not None else \
+            [m.span for m in self.mentions if m.categories - {"targets"}]
+        return [(word, span) for word, span in self.unknown_names()
+                if any(LISTED.fullmatch(self.text, b, span[0]) or
+                       LISTED.fullmatch(self.text, span[1], a) for a, b in items)]
+
     # --- the statement ---
 
     @functools.cached_property
@@ -1205,12 +1215,20 @@ def _unread(r: Reading, items: list[StatedName], polarity: dict[str, Hit],
         if not names:
             yield Unread("a permission or block with no item the vocabulary knows", acl.span,
                          acl.text)
+    if items:
+        for word, span in r.listed_unknown([i.span for i in items]):
+            yield Unread("a name the vocabulary does not know", span, word)
     # An item with no polarity of its own is what a limit or a middlebox applies to
     # ("P2P traffic goes through copyright monitoring"), unless nothing else is said.
     applied = r.amounts or any(i.category == "middleboxes" and i.polarity for i in items)
     for i in items:
         if i.polarity is None and not applied:
             yield Unread(f"no polarity word for {i.text!r}", i.span, i.text)
+
+
+#: Between two members of a list: "the network and the servers", "dorms, hosts".
+LISTED = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|(?:and|or)\s+)(?:the\s+|to\s+(?:the\s+)?)?",
+                    re.I)
 
 
 def _role(name: StatedName, role: str) -> StatedName:

@@ -110,6 +110,9 @@ class Vocabulary:
             members = frozenset(v.casefold() for v in group)
             for v in members:
                 self._class[v] = self._class.get(v, frozenset()) | members
+        kinds = data.get("kinds", {})
+        self.kinds = {**{v.casefold(): "group" for v in kinds.get("groups", [])},
+                      **{v.casefold(): "endpoint" for v in kinds.get("endpoints", [])}}
         self.implicit = frozenset(v.casefold() for v in data.get("implicit", {}).get("targets",
                                                                                       []))
         self._related = {k.casefold(): frozenset(v.casefold() for v in vs)
@@ -193,6 +196,11 @@ class Vocabulary:
 
     def values(self, category: str) -> list[str]:
         return sorted(k for k, c in self.category.items() if c == category)
+
+    def kind(self, value: str) -> str | None:
+        """The Nile function a target value is written with in a ``for`` list (group or
+        endpoint), None where the corpora write it both ways."""
+        return self.kinds.get(value.casefold())
 
     def is_implicit(self, value: str) -> bool:
         return value.casefold() in self.implicit

@@ -18,6 +18,8 @@ cond6         align(i, n2): the inferred alignment holds      not aligned, and n
 cond5         the two sentences are paraphrases               the ``target`` sentence is not
                                                               a translation; not paraphrases
 conflict      the two sentences are paraphrases               they are not paraphrases
+no_intent     the sentence is aligned to the suggested        nothing (it keeps no intent)
+              intent, or to the one edited in (``e``)
 ============  ==============================================  ===============================
 
 An edit replaces a sentence or a Nile intent in the corpus (a Nile edit must validate; one
@@ -128,7 +130,8 @@ def suggestion_edit(flag: dict) -> dict:
     sentence's rows only."""
     if not flag.get("suggested_nile"):
         raise UsageError("this flag has no repair suggestion")
-    old = next(i["canonical"] for i in flag["intents"] if i.get("canonical"))
+    # A sentence without an intent has no old one: the suggestion is its first.
+    old = next((i["canonical"] for i in flag["intents"] if i.get("canonical")), "")
     return {"field": "nile", "old": old, "new": flag["suggested_nile"],
             "text": flag["suggested_for"], "suggested": True}
 
@@ -138,8 +141,8 @@ def suggestion_diff(flag: dict) -> list:
     from ..nile.grammar import parse
     from ..nile.intent import diff
 
-    if not flag.get("suggested_nile"):
-        return []
+    if not flag.get("suggested_nile") or not suggestion_edit(flag)["old"]:
+        return []  # no suggestion, or nothing it changes (a first intent)
     return diff(parse(suggestion_edit(flag)["old"]), parse(flag["suggested_nile"]))
 
 
@@ -149,6 +152,8 @@ def effects(flag: dict, action: str, answer: dict) -> list[dict]:
     rule = flag["rule"]
     texts = [s["text"] for s in flag["sentences"]]
     nile = [i.get("canonical") for i in flag["intents"]]
+    if rule == "no_intent":
+        return _no_intent_effects(flag, action, answer, texts[0])
     if action == "edit":
         if answer.get("field") not in ("nile", "text") or not str(answer.get("new", "")).strip():
             raise UsageError("an edit needs field (nile or text), the old value and a new one")
@@ -172,6 +177,21 @@ def effects(flag: dict, action: str, answer: dict) -> list[dict]:
                              "translation of the intent")
         return [{"type": "align", "nile": nile[0], "text": target, "decision": False}, para]
     return [para]
+
+
+def _no_intent_effects(flag: dict, action: str, answer: dict, text: str) -> list[dict]:
+    """A sentence without an intent gets one: the suggestion accepted, or a Nile edited in
+    (validated before); either is a reviewed alignment, and the next check propagates it."""
+    if action == "edit":
+        if answer.get("field") != "nile" or not str(answer.get("new", "")).strip():
+            raise UsageError("a sentence without an intent is edited with its Nile intent")
+        return [{"type": "align", "nile": answer["new"], "text": text, "decision": True}]
+    if action == "accept":
+        nile = answer.get("nile") or flag.get("suggested_nile")
+        if not nile:
+            raise UsageError("this sentence has no suggested intent: edit one in (e)")
+        return [{"type": "align", "nile": nile, "text": text, "decision": True}]
+    return []
 
 
 class ReviewStore:

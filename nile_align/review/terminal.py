@@ -59,7 +59,17 @@ def _show(console: Any, f: dict, counts: dict) -> None:
                 "yes" if s["score"] > f["threshold"] else "no"))
             table.add_row(s["kind"], Text(s["a"]), Text(s["b"]), score, verdict)
         console.print(table)
-    if f.get("suggested_nile"):
+    if f["rule"] == "no_intent":
+        draft = f.get("draft") or {}
+        if f.get("suggested_nile"):
+            source = "the sentence" if draft.get("route") == "reading" else \
+                "the nearest corpus intent"
+            console.print(Panel(_nile(f["suggested_nile"]), expand=False,
+                                title=f"suggested intent (f), from {source}"))
+        for line in draft.get("reasons", []):
+            console.print(Text(f"  {line}", style="yellow" if not f.get("suggested_nile")
+                               else "dim"))
+    elif f.get("suggested_nile"):
         console.print(Panel(_nile(f["suggested_nile"]), expand=False,
                             title=f"suggested repair (f): what “{f['suggested_for']}” implies"))
         for d in suggestion_diff(f):
@@ -111,7 +121,10 @@ def review_tty(store: ReviewStore, *, reviewer: str, console: Any = None) -> int
                                                                    range(1, len(texts) + 1)],
                            console=console)
             answer["target"] = texts[int(k) - 1]
-        if key == "e":
+        if key == "e" and f["rule"] == "no_intent":  # the sentence's first intent
+            answer.update(field="nile", old="", new=Prompt.ask("its Nile intent",
+                                                               console=console))
+        elif key == "e":
             options = [("nile", w) for i in f["intents"]
                        for w in ([i["canonical"]] if i.get("canonical") else []) + i["written"]]
             options += [("text", t) for t in texts]
