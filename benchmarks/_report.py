@@ -41,13 +41,14 @@ def stamp(command: str) -> str:
             f"*Command:* `{command}`\n")
 
 
-def write_section(name: str, body: str) -> None:
-    """Replace (or append) the section ``name`` of docs/benchmarks.md."""
-    text = DOC.read_text() if DOC.exists() else HEADER
+def write_section(name: str, body: str, doc: Path | None = None) -> None:
+    """Replace (or append) the section ``name`` of ``doc`` (default docs/benchmarks.md)."""
+    doc = doc or DOC
+    text = doc.read_text() if doc.exists() else HEADER
     block = f"<!-- {name}:start -->\n{body.rstrip()}\n<!-- {name}:end -->"
     pattern = re.compile(rf"<!-- {re.escape(name)}:start -->.*?<!-- {re.escape(name)}:end -->",
                          re.S)
     text = pattern.sub(lambda _: block, text) if pattern.search(text) else \
         text.rstrip() + "\n\n" + block + "\n"
-    DOC.parent.mkdir(parents=True, exist_ok=True)
-    DOC.write_text(text)
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    doc.write_text(text)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pandas as pd  # noqa: E402
-from _report import stamp  # noqa: E402
+from _report import stamp, write_section  # noqa: E402
 
 from nile_align.corpus import load_pairs  # noqa: E402
 from nile_align.judge.verdict import Judge  # noqa: E402
@@ -168,12 +168,7 @@ def main() -> None:
         "English (no Nile), then the harmless translation as the seed and the exact one new. "
         "`check` on the embedded default (facts only):", "", *inheritance(),
     ])
-    text = DOC.read_text()
-    block = f"<!-- grow_check:start -->\n{body}\n<!-- grow_check:end -->"
-    pattern = re.compile(r"<!-- grow_check:start -->.*?<!-- grow_check:end -->", re.S)
-    text = pattern.sub(lambda _: block, text) if pattern.search(text) else \
-        text.rstrip() + "\n\n" + block + "\n"
-    DOC.write_text(text)
+    write_section("grow_check", body, DOC)
     print(body)
     print("wrote docs/evaluation.md (§7)", file=sys.stderr)
 

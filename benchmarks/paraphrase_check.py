@@ -9,13 +9,12 @@ No model: the facts decide, as they do on the embedded default.
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pandas as pd  # noqa: E402
-from _report import stamp  # noqa: E402
+from _report import stamp, write_section  # noqa: E402
 
 from nile_align.graph.checker import PAPER  # noqa: E402
 from nile_align.judge.verdict import Judge, compose, compose_para  # noqa: E402
@@ -209,12 +208,7 @@ def main() -> None:
         "(`docs/paraphrase.md`), so the table is no longer blind:", "",
         *llm_table(),
     ])
-    text = DOC.read_text()
-    block = f"<!-- paraphrase_check:start -->\n{body}\n<!-- paraphrase_check:end -->"
-    pattern = re.compile(r"<!-- paraphrase_check:start -->.*?<!-- paraphrase_check:end -->", re.S)
-    text = pattern.sub(lambda _: block, text) if pattern.search(text) else \
-        text.rstrip() + "\n\n" + block + "\n"
-    DOC.write_text(text)
+    write_section("paraphrase_check", body, DOC)
     print(body)
     print("wrote docs/evaluation.md (§5)", file=sys.stderr)
 

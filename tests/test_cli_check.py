@@ -120,12 +120,17 @@ def test_run_on_the_demo_corpus_with_the_default_model(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == OUTPUTS
     rows = [json.loads(x) for x in (out / "alignments.jsonl").read_text().splitlines()]
     demo = pd.read_csv(ROOT / "corpora" / "demo.csv")
-    assert len([r for r in rows if r["row"] is not None]) == len(demo)
-    assert all(isinstance(r["score"], float) for r in rows if r["row"] is not None)
+    summary = json.loads((out / "summary.json").read_text())
+    # Every row is an alignment (its own, or one (6) gave it) or a sentence left with none.
+    pairs = summary["pairs"]
+    assert len([r for r in rows if r["row"] is not None]) == pairs["alignment"] == 93
+    assert pairs["alignment"] + pairs["no_intent"] + pairs["invalid"] + pairs[
+        "repeat_of_a_sentence_with_an_intent"] == len(demo)
+    assert summary["no_intent"] == {"sentences": 5, "pairs": 5}
+    assert all(isinstance(r["score"], float) for r in rows if r["source"] != "inferred")
     assert all(r["verdict"] in ("aligned", "not_aligned", "uncertain") and r["reasons"]
                for r in rows)
     flags = [json.loads(x) for x in (out / "flags.jsonl").read_text().splitlines()]
-    summary = json.loads((out / "summary.json").read_text())
     assert sum(summary["flags"].values()) == len(flags)
     assert "SmolLM2-135M-Instruct" in summary["signature"]
     # The embedded model does not discriminate: the run says so, and the verdicts rest on
@@ -133,7 +138,7 @@ def test_run_on_the_demo_corpus_with_the_default_model(tmp_path):
     assert "does not discriminate" in result.stderr  # said even with -q
     assert summary["judge"]["counts"] is False
     gold = summary["gold_agreement"]
-    assert gold["labelled_rows"] == len(demo)
+    assert gold["labelled_rows"] == demo["gold"].notna().sum()
     assert gold["agreement"] >= 0.95 and gold["uncertain_share"] <= 0.10
     json.loads((out / "graph.json").read_text())
     page = (out / "report.html").read_text()
