@@ -122,3 +122,15 @@ def test_asides_are_blanked_in_place_and_glosses_kept():
 def test_windows_open_at_one_end_are_values_of_the_reading(text, window):
     w = read(f"Guests may not use Netflix {text}").statement.window
     assert (w.start, w.end, w.opened) == window
+
+
+@pytest.mark.parametrize("text,aside", [
+    ("Faculty get 5 Gbps, i.e. 5 gigabits per second.", "i.e. 5 gigabits per second"),
+    ("Students get 5 GB a week (that is, 5 gigabytes).", "that is, 5 gigabytes"),
+    ("Block SSH for guests. This means they cannot log in remotely.",
+     "This means they cannot log in remotely"),
+])
+def test_a_restatement_is_blanked_up_to_the_end_of_its_sentence_or_parenthesis(text, aside):
+    r = read(text)
+    spans = [text[a:b].strip(" ,") for kind, (a, b) in r.asides if kind == "rationale"]
+    assert spans == [aside]

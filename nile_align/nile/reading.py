@@ -499,7 +499,7 @@ _WHY = re.compile(
     r"ensures|helps|keeps|prevents|stops|frees|gives|makes)|that way|in effect,|in other words|"
     r"in practice,|effectively,|meaning (?:that )?|thereby|that is,|i\.e\.,?|for (?:security|"
     r"performance|fairness|compliance|safety|bandwidth|cost) reasons|as a (?:security|safety) "
-    r"measure)\b[^.!?;\n]*"
+    r"measure)(?:\b|(?<=[,.]))[^.!?;)\n]*"
     # "This means ...", "This helps ...": a sentence of its own after the policy.
     r"|(?<=[.!?;—–]\s)this (?:means|ensures|helps|keeps|prevents|way|will (?:help|ensure|keep|"
     r"prevent))\b[^.!?;\n]*", re.I)
