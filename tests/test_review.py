@@ -329,3 +329,30 @@ def _align(g):
     from nile_align.graph.translation import align_edges
 
     return align_edges(g)
+
+
+def test_tty_mode_accepts_a_suggested_intent_or_writes_one(out, monkeypatch):
+    """A sentence without an intent: its suggestion shown, f accepts it as a reviewed
+    alignment; e writes an intent (validated first)."""
+    from rich.console import Console
+
+    from nile_align.review.terminal import review_tty
+
+    screen = io.StringIO()
+    with ReviewStore(out) as store:
+        flag = by_rule(store)["no_intent"]
+        while store.next_open() != flag["flag_id"]:  # decide the flags before it
+            store.decide(store.next_open(), "skip", reviewer="ops")
+        monkeypatch.setattr("sys.stdin", io.StringIO("f\n\nq\n"))
+        assert review_tty(store, reviewer="ops", console=Console(file=screen, width=160)) == 1
+        assert store.current(flag["flag_id"])["answer"]["effects"] == [
+            {"type": "align", "nile": flag["suggested_nile"], "text": P1, "decision": True}]
+        store.undo(reviewer="ops")
+        mine = "for group('guests') allow service('file transfer')"
+        monkeypatch.setattr("sys.stdin", io.StringIO(f"e\n{mine[:-1]}\n\ne\n{mine}\n\nq\n"))
+        assert review_tty(store, reviewer="ops", console=Console(file=screen, width=160)) == 1
+        assert store.current(flag["flag_id"])["answer"]["effects"] == [
+            {"type": "align", "nile": mine, "text": P1, "decision": True}]
+    text = screen.getvalue()
+    assert "suggested intent (f)" in text and flag["suggested_nile"].split(" ")[0] in text
+    assert "not saved: the new Nile does not validate" in text

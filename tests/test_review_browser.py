@@ -65,6 +65,14 @@ def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch):
         assert "item file transfer" in page.inner_text("#differ")
         shots.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shots / "review-page.png"), full_page=True)
+        # A sentence without an intent: the intent it states, drafted, and f accepts it.
+        page.goto(base + "/queue?rule=no_intent")
+        navigate(page, lambda: page.click("#next"))
+        assert "Suggested intent" in page.content()
+        assert "allow" in page.inner_text("#suggestion")
+        page.screenshot(path=str(shots / "review-no-intent.png"), full_page=True)
+        navigate(page, lambda: page.keyboard.press("f"))
+        assert "edited by ana" in page.inner_text("#message")
         page.goto(base + "/queue?rule=gold_disagreement")
         navigate(page, lambda: page.click("#next"))
         assert page.inner_text("#status") == "open"
@@ -90,7 +98,7 @@ def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch):
             page.goto(url.split("?")[0])
             page.reload()
             assert page.inner_text("#status") == status
-        assert page.inner_text("#count-decided") == "2"
+        assert page.inner_text("#count-decided") == "3"
     finally:
         server.shutdown()
         server.server_close()

@@ -316,7 +316,7 @@ def _no_intent(f: _Flagger, s: str) -> Flag:
     d = draft(g.graph["_readings"](g.nodes[s]["text"]), near)
     why = f"suggested ({d.route}): {d.nile}" if d.nile else \
         "no suggestion: " + "; ".join(d.reasons)
-    flag = f.add("no_intent", [s], f"{RULES['no_intent']}. {why}", [], [s], [],
+    flag = f.add("no_intent", [s], why, [], [s], [],
                  unlocks=_no_intent_unlocks(g, s), draft=d.to_dict())
     flag.suggested_nile = d.nile
     flag.suggested_for = g.nodes[s]["text"] if d.nile else None
