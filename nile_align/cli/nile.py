@@ -223,10 +223,11 @@ def cmd_read(args: argparse.Namespace) -> int:
     texts = [t for s in args.sentences
              for t in (read_lines("-") if s == "-" else [s]) if t.strip()]
     for text in texts:
-        statement = read(text).statement
+        reading = read(text)  # read once: the statement and the draft both come from it
+        statement, d = reading.statement, draft(reading)
         if args.format == "json":
-            print(json.dumps({"text": text, **statement.to_dict(),
-                              "draft": draft(text).to_dict()}, ensure_ascii=False))
+            print(json.dumps({"text": text, **statement.to_dict(), "draft": d.to_dict()},
+                             ensure_ascii=False))
             continue
         print(text)
         for kind, value, span in statement.facts():
@@ -234,7 +235,6 @@ def cmd_read(args: argparse.Namespace) -> int:
             print(f"  {kind:<9} {value}{words}")
         for u in statement.unread:
             print(f"  {'unread':<9} {u.what}: {u.text!r}")
-        d = draft(text)
         print(f"  {'draft':<9} {d.nile}" if d.nile else
               f"  {'draft':<9} none: {'; '.join(d.reasons)}")
     return EXIT_OK

@@ -25,6 +25,7 @@ from .translation import (
     align_edges,
     aligned_intents,
     decide,
+    intent_free,
     mutual,
     para_verdict,
     propagate,
@@ -326,8 +327,7 @@ def _no_intent(f: _Flagger, s: str) -> Flag:
 def without_intent(g: nx.Graph) -> list[str]:
     """The sentences that end with no intent: no corpus row gives them one and (6) did not
     reach them (an inferred alignment is an alignment)."""
-    return sorted(s for s, k in g.nodes(data="kind") if k == "sentence" and not any(
-        g.edges[s, n]["kind"] == "align" for n in g.neighbors(s)))
+    return sorted(s for s, k in g.nodes(data="kind") if k == "sentence" and intent_free(g, s))
 
 
 def _no_intent_unlocks(g: nx.Graph, s: str) -> int:
@@ -335,8 +335,7 @@ def _no_intent_unlocks(g: nx.Graph, s: str) -> int:
     intent (with theirs), which (6) then aligns too."""
     rows = len(g.nodes[s]["rows"])
     for n in g.neighbors(s):
-        if g.edges[s, n]["kind"] == "para" and mutual(g, s, n) and not any(
-                g.edges[n, x]["kind"] == "align" for x in g.neighbors(n)):
+        if g.edges[s, n]["kind"] == "para" and mutual(g, s, n) and intent_free(g, n):
             rows += 1 + len(g.nodes[n]["rows"])
     return rows
 

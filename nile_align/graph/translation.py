@@ -34,8 +34,8 @@ from ..errors import UsageError
 from ..judge.verdict import Judge, compose, compose_para, decision
 from .decisions import Decisions
 
-__all__ = ["SCORES", "ScoreFn", "build_graph", "computed_scores", "decide", "intent_id",
-           "mutual", "sentence_id", "propagate", "shared_facts", "SOURCES"]
+__all__ = ["SCORES", "ScoreFn", "build_graph", "computed_scores", "decide", "intent_free",
+           "intent_id", "mutual", "sentence_id", "propagate", "shared_facts", "SOURCES"]
 
 #: A score provider: (A texts, B texts) -> one PLUIE(A, B) per pair. Any function works,
 #: so the graph logic can be tested and benchmarked without a model.
@@ -243,13 +243,13 @@ def _apply_decision(g: nx.Graph, record: dict) -> None:
     if not v.valid or v.intent is None:
         raise UsageError(f"decision for {record.get('text')!r}: its Nile does not validate")
     i, s = intent_id(v.intent.key()), sentence_id(str(record["text"]))
-    if s not in g or (i not in g and not (record["decision"] and _bare(g, s))):
+    if s not in g or (i not in g and not (record["decision"] and intent_free(g, s))):
         return  # about another corpus: kept in the decisions file, not applied here
     if i not in g:  # an intent a reviewer wrote for a sentence that had none
         g.add_node(i, kind="intent", canonical=v.intent.canonical(),
                    written=[str(record["nile"])], rows=[])
     if not g.has_edge(i, s):
-        bare = _bare(g, s)
+        bare = intent_free(g, s)
         _add_align(g, i, s, origin="decision")
         # A sentence without an intent: its corpus rows are the reviewed pair's rows.
         g.edges[i, s].update(facts=_facts(g, i, s),
@@ -257,8 +257,8 @@ def _apply_decision(g: nx.Graph, record: dict) -> None:
     g.edges[i, s]["reviewed"] = bool(record["decision"])
 
 
-def _bare(g: nx.Graph, s: str) -> bool:
-    """Whether sentence ``s`` has no intent at all (no align edge)."""
+def intent_free(g: nx.Graph, s: str) -> bool:
+    """Whether sentence ``s`` has no intent at all (no align edge, whatever its decision)."""
     return not any(g.edges[s, n]["kind"] == "align" for n in g.neighbors(s))
 
 
