@@ -26,7 +26,7 @@ LOCKENV := .venv-lock
 PIP_TOOLS := pip-tools==7.6.2
 
 .PHONY: lock run test bench bench-parser bench-scoring bench-graph bench-scale bench-review \
-	bench-run fact-check paraphrase-check grow-check setup clean screenshot
+	bench-run bench-scale-out fact-check paraphrase-check grow-check setup clean screenshot
 
 setup: $(STAMP)
 
@@ -93,6 +93,9 @@ bench-review: $(STAMP) $(CHROMIUM)
 	$(BIN)/python benchmarks/bench_review.py
 
 # The main job end to end on a NEAT-sized corpus (250,000 rows), and its growth from 10,000.
+bench-scale-out: $(STAMP)
+	$(BIN)/python benchmarks/bench_scale_out.py
+
 bench-run: $(STAMP)
 	$(BIN)/python benchmarks/bench_run.py
 

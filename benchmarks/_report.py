@@ -52,3 +52,11 @@ def write_section(name: str, body: str, doc: Path | None = None) -> None:
         text.rstrip() + "\n\n" + block + "\n"
     doc.parent.mkdir(parents=True, exist_ok=True)
     doc.write_text(text)
+
+
+def publish(name: str, body: str, *, write: bool = True) -> None:
+    """Print a section and, for a full run (``write``), put it in docs/benchmarks.md."""
+    print(body)
+    if write:
+        write_section(name, body)
+        print(f"wrote docs/benchmarks.md ({name})", file=sys.stderr)

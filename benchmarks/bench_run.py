@@ -32,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _report import stamp, write_section  # noqa: E402
+from _report import publish, stamp  # noqa: E402
 
 from nile_align.graph.evidence import RECYCLE  # noqa: E402
 
@@ -198,11 +198,7 @@ def main() -> None:
                               stdout=subprocess.PIPE, text=True, check=True)
         results.append(json.loads(done.stdout.strip().splitlines()[-1]))
         print(f"{rows:,} rows: {results[-1]['wall']:.0f} s", file=sys.stderr)
-    body = _report(results)
-    print(body)
-    if len(args.sizes) > 1:
-        write_section("bench_run", body)
-        print("wrote docs/benchmarks.md (bench_run)", file=sys.stderr)
+    publish("bench_run", _report(results), write=len(args.sizes) > 1)
 
 
 def _report(results: list[dict]) -> str:

@@ -21,8 +21,9 @@ from .nile.grammar import NileParser, default_parser
 from .nile.validate import Validation, validate
 from .runtime import collector_paused
 
-__all__ = ["FORMATS", "TextRecord", "accounting", "detect_format", "iter_texts", "load_pairs",
-           "read_lines", "read_table", "require_columns", "validate_records"]
+__all__ = ["FORMATS", "PairColumns", "TextRecord", "accounting", "detect_format",
+           "iter_pair_chunks", "iter_texts", "load_pairs", "pairs_of", "read_lines",
+           "read_table", "require_columns", "validate_records"]
 
 FORMATS = ("text", "csv", "tsv", "jsonl", "parquet")
 _SUFFIXES = {".txt": "text", ".nile": "text", ".csv": "csv", ".tsv": "tsv", ".tab": "tsv",
@@ -237,9 +238,7 @@ def read_table(path: str, *, fmt: str | None = None):
         elif fmt == "jsonl":
             frame = pd.read_json(data, lines=True, dtype=False)
         elif fmt in ("csv", "tsv"):
-            frame = pd.read_csv(data, sep="\t" if fmt == "tsv" else ",", dtype=str,
-                                keep_default_na=False, encoding="utf-8-sig",
-                                quoting=csv.QUOTE_NONE if fmt == "tsv" else csv.QUOTE_MINIMAL)
+            frame = pd.read_csv(data, **_delimited_options(fmt))
         else:
             raise UsageError(f"{source}: a plain-text file is not a table; give two text "
                              f"files (one sentence per line) or a CSV/TSV/JSONL/Parquet table")
@@ -248,6 +247,14 @@ def read_table(path: str, *, fmt: str | None = None):
     except (ValueError, pd.errors.ParserError, OSError) as e:
         raise CorpusError(f"cannot read {source} as {fmt.upper()}: {e}") from None
     return frame
+
+
+def _delimited_options(fmt: str) -> dict:
+    """How pandas reads a CSV or TSV corpus: every cell a string, empty cells empty (never
+    NaN), a byte-order mark ignored, TSV unquoted (NEAT's files quote nothing)."""
+    return {"sep": "\t" if fmt == "tsv" else ",", "dtype": str, "keep_default_na": False,
+            "encoding": "utf-8-sig",
+            "quoting": csv.QUOTE_NONE if fmt == "tsv" else csv.QUOTE_MINIMAL}
 
 
 def read_lines(path: str) -> list[str]:
@@ -304,18 +311,78 @@ def load_pairs(source, *, nile: str = "nile", text: str = "text", system: str = 
     """
     import pandas as pd
 
-    from .nile.validate import validate
-
     name = "<DataFrame>" if isinstance(source, pd.DataFrame) else str(source)
     frame = source.copy() if isinstance(source, pd.DataFrame) else read_table(str(source),
                                                                             fmt=fmt)
+    return pairs_of(frame, PairColumns(nile, text, system, id, gold, wide), name=name,
+                    lenient=lenient, progress=progress)
+
+
+@dataclass(frozen=True)
+class PairColumns:
+    """Where an aligned corpus keeps its fields (see :func:`load_pairs`)."""
+
+    nile: str = "nile"
+    text: str = "text"
+    system: str = "system"
+    id: str = "id"
+    gold: str = "gold"
+    wide: list[str] | None = None
+
+
+def iter_pair_chunks(path: str, columns: PairColumns, *, fmt: str | None = None,
+                     rows: int = 50_000) -> Iterator[tuple[Any, int]]:
+    """The data rows of a corpus file, ``rows`` at a time, as raw DataFrames of strings
+    with the number of the first (1-based): what :func:`pairs_of` loads chunk by chunk
+    without any process holding the whole table. CSV, TSV and JSON Lines are streamed from
+    the file, Parquet by record batches; stdin is read whole first."""
+    import pandas as pd
+
+    source = "<stdin>" if path == "-" else path
+    fmt = fmt or (None if path == "-" else detect_format(path, table=True))
+    if path == "-" or fmt not in ("csv", "tsv", "jsonl", "parquet"):
+        frame = read_table(path, fmt=fmt)  # stdin, or the error read_table gives
+        for start in range(0, max(len(frame), 1), rows):
+            yield frame.iloc[start:start + rows].reset_index(drop=True), start + 1
+        return
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            pieces = (b.to_pandas() for b in pq.ParquetFile(path).iter_batches(batch_size=rows))
+        elif fmt == "jsonl":
+            pieces = pd.read_json(path, lines=True, dtype=False, chunksize=rows)
+        else:
+            pieces = pd.read_csv(path, chunksize=rows, **_delimited_options(fmt))
+        first = 1
+        for piece in pieces:
+            yield piece.reset_index(drop=True), first
+            first += len(piece)
+        if first == 1:  # a header and no data: one empty chunk keeps the columns checked
+            yield read_table(path, fmt=fmt), 1
+    except FileNotFoundError:
+        raise CorpusError(f"cannot read {source}: no such file") from None
+    except (ValueError, pd.errors.ParserError, OSError) as e:
+        raise CorpusError(f"cannot read {source} as {fmt.upper()}: {e}") from None
+
+
+def pairs_of(frame, columns: PairColumns = PairColumns(), *, name: str = "<DataFrame>",
+             first_row: int = 1, lenient: bool = False, progress: bool | None = False):
+    """Rows of a raw table (all of it, or a chunk whose first data row is ``first_row``)
+    as :func:`load_pairs` returns them: one row per (intent, sentence), Nile validated."""
+    import pandas as pd
+
+    from .nile.validate import validate
+
+    nile, text, system, id, gold, wide = (columns.nile, columns.text, columns.system,
+                                          columns.id, columns.gold, columns.wide)
     frame = frame.reset_index(drop=True)
     needed = [nile, *(wide or [text])]
     missing = [c for c in needed if c not in frame.columns]
     if missing:
         raise UsageError(f"{name}: no column {', '.join(map(repr, missing))}; the columns are "
                          f"{', '.join(map(repr, map(str, frame.columns)))}")
-    frame["row"] = range(1, len(frame) + 1)
+    frame["row"] = range(first_row, first_row + len(frame))
     if id not in frame.columns:
         frame[id] = frame["row"].astype(str)
     if wide:
@@ -340,7 +407,7 @@ def load_pairs(source, *, nile: str = "nile", text: str = "text", system: str = 
                 "reason": f"empty sentence in column {sys_!r}" if wide else
                 f"empty sentence (column {text!r})"}
                for r, sys_ in zip(out.loc[empty, "row"], out.loc[empty, "system"])]
-    rows = int(frame["row"].max()) if len(frame) else 0
+    rows = int(frame["row"].max()) if len(frame) else first_row - 1
     out = out[~empty].reset_index(drop=True)
     checked: dict[str, tuple] = {}
     parsed: dict[str, Any] = {}  # key -> the parsed intent, one object per meaning

@@ -4,6 +4,7 @@ check, write the outputs. ``nile-align check`` and ``nile-align run`` are thin l
 from __future__ import annotations
 
 import logging
+import socket
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +74,9 @@ def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
             if decisions.decided.get(f.flag_id) == evidence_hash(f.to_dict()):
                 f.status = "decided"
     summary = summarize(g, flags)
+    summary["engine"] = {"name": "local", "address": None, "partitions": 1,
+                         "largest_partition_pairs": len(corpus),
+                         "where": {socket.gethostname(): 1}}
     timings["check"] = time.perf_counter() - started
     report = None
     if out is not None:

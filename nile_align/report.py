@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import html
+import io
 import json
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import networkx as nx
 
@@ -27,7 +28,8 @@ from .graph.checker import RULES, Flag
 from .graph.translation import align_edges
 
 __all__ = ["ALIGNED_FORMATS", "GRAPH_FILES_EDGES", "REPORT_FLAGS", "REPORT_ROWS",
-           "aligned_records", "alignment_records", "write_aligned", "write_outputs"]
+           "aligned_lines", "aligned_records", "alignment_records", "atomic_file",
+           "write_aligned", "write_outputs", "write_streams"]
 
 log = logging.getLogger("nile_align")
 
@@ -41,11 +43,12 @@ REPORT_FLAGS = 200
 REPORT_ROWS = 1000
 
 
-def alignment_records(g: nx.Graph) -> Iterator[dict]:
+def alignment_records(g: nx.Graph, *, keys: bool = False) -> Iterator[Any]:
     """One record per corpus row of an intent–sentence pair, plus one per inferred pair, in
     corpus order (the inferred pairs, which have no row, last). ``verdict`` is the composed
     judge's (with its ``reasons``); ``decision`` the final one, from ``source`` (None while
-    the pair is uncertain). Generated one at a time."""
+    the pair is uncertain). Generated one at a time; with ``keys``, as (record, the key
+    that orders it in the whole corpus)."""
     order = []
     for i, s, e in align_edges(g):
         for k, r in enumerate(e["rows"] or [None]):
@@ -53,15 +56,17 @@ def alignment_records(g: nx.Graph) -> Iterator[dict]:
             order.append((pos is None, pos or 0, g.nodes[i]["canonical"], g.nodes[s]["text"],
                           i, s, k))
     order.sort()
-    for *_, i, s, k in order:
+    for key in order:
+        *_, i, s, k = key
         e = g.edges[i, s]
         r = e["rows"][k] if e["rows"] else {"row": None, "id": None, "system": None,
                                             "nile": g.nodes[i]["canonical"]}
-        yield {"row": r["row"], "id": r["id"], "system": r["system"], "nile": r["nile"],
-               "canonical": g.nodes[i]["canonical"], "text": g.nodes[s]["text"],
-               "score": e["score"], "verdict": e["verdict"], "reasons": e["reasons"],
-               "gold": e["gold"], "reviewed": e["reviewed"], "decision": e["decision"],
-               "source": e["source"], "evidence": e.get("evidence")}
+        record = {"row": r["row"], "id": r["id"], "system": r["system"], "nile": r["nile"],
+                  "canonical": g.nodes[i]["canonical"], "text": g.nodes[s]["text"],
+                  "score": e["score"], "verdict": e["verdict"], "reasons": e["reasons"],
+                  "gold": e["gold"], "reviewed": e["reviewed"], "decision": e["decision"],
+                  "source": e["source"], "evidence": e.get("evidence")}
+        yield (record, key) if keys else record
 
 
 #: Formats of the aligned corpus: its file name and columns.
@@ -69,46 +74,65 @@ ALIGNED_FORMATS = {"csv": ("aligned.csv", ("nile", "text", "source", "system", "
                    "neat": ("aligned.tsv", ("text", "nile"))}
 
 
-def aligned_records(g: nx.Graph) -> Iterator[dict]:
+def aligned_records(g: nx.Graph, *, keys: bool = False) -> Iterator[Any]:
     """The aligned corpus, the deliverable of a check: one record per sentence–intent pair
     decided aligned, in corpus order (pairs without a corpus row last), with the Nile as the
     corpus writes it (the intent's canonical form for an inferred or reviewed intent the
     corpus never wrote), the sentence, where the alignment comes from (``source``: gold,
-    judged, inferred, reviewed), its systems and its input rows."""
+    judged, inferred, reviewed), its systems and its input rows. With ``keys``, as
+    (record, the key that orders it in the whole corpus)."""
     order = []
     for i, s, e in align_edges(g):
         if e["decision"]:
             first = min((r["pos"] for r in e["rows"]), default=None)
             order.append((first is None, first or 0, g.nodes[s]["text"], i, s))
     order.sort()
-    for *_, i, s in order:
+    for key in order:
+        *_, i, s = key
         e = g.edges[i, s]
         written = next((r["nile"] for r in e["rows"] if r["nile"]), None) or \
             (g.nodes[i]["written"] or [g.nodes[i]["canonical"]])[0]
-        yield {"nile": written, "text": g.nodes[s]["text"], "source": e["source"],
-               "system": ";".join(dict.fromkeys(r["system"] for r in e["rows"] if r["system"])),
-               "rows": ";".join(str(r["row"]) for r in e["rows"])}
+        record = {"nile": written, "text": g.nodes[s]["text"], "source": e["source"],
+                  "system": ";".join(dict.fromkeys(r["system"] for r in e["rows"]
+                                                   if r["system"])),
+                  "rows": ";".join(str(r["row"]) for r in e["rows"])}
+        yield (record, key) if keys else record
+
+
+def aligned_lines(records: Iterable[dict], fmt: str = "csv") -> Iterator[str]:
+    """Records of the aligned corpus as lines of its file (:data:`ALIGNED_FORMATS`)."""
+    import csv
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter="\t" if fmt == "neat" else ",", lineterminator="\n")
+    columns = ALIGNED_FORMATS[fmt][1]
+    for record in records:
+        buffer.seek(0)
+        buffer.truncate()
+        writer.writerow([record[c] for c in columns])
+        yield buffer.getvalue()
 
 
 def write_aligned(g: nx.Graph, out: Path, fmt: str = "csv") -> tuple[Path, int]:
     """Write the aligned corpus (:func:`aligned_records`) into ``out`` as ``fmt`` (see
     :data:`ALIGNED_FORMATS`: ``csv``, or ``neat``'s two-column TSV), streamed; returns the
     file and its number of pairs."""
-    import csv
+    return _write_aligned(out, aligned_lines(aligned_records(g), fmt), fmt)
 
+
+def _write_aligned(out: Path, lines: Iterable[str], fmt: str) -> tuple[Path, int]:
     name, columns = ALIGNED_FORMATS[fmt]
     n = 0
-    with _atomic(out / name) as f:
-        writer = csv.writer(f, delimiter="\t" if fmt == "neat" else ",", lineterminator="\n")
-        writer.writerow(columns)
-        for record in aligned_records(g):
-            writer.writerow([record[c] for c in columns])
+    with atomic_file(out / name) as f:
+        f.write(next(aligned_lines([dict(zip(columns, columns))], fmt)))
+        for line in lines:
+            f.write(line)
             n += 1
     return out / name, n
 
 
 @contextlib.contextmanager
-def _atomic(path: Path, mode: str = "w") -> Iterator[IO]:
+def atomic_file(path: Path, mode: str = "w") -> Iterator[IO]:
     """A file written under a temporary name and renamed when complete; the temporary file
     is removed when the writing fails or is interrupted."""
     tmp = path.with_name(path.name + ".tmp")
@@ -122,7 +146,7 @@ def _atomic(path: Path, mode: str = "w") -> Iterator[IO]:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    with _atomic(path) as f:
+    with atomic_file(path) as f:
         f.write(text)
 
 
@@ -135,60 +159,84 @@ def write_outputs(g: nx.Graph, flags: list[Flag], summary: dict, out: str | Path
     ``graphml`` False leaves out graph.graphml. ``aligned_format``: the aligned corpus as
     ``csv`` (aligned.csv) or ``neat`` (aligned.tsv). ``progress``: a bar on stderr (None:
     only on a terminal)."""
+    return write_streams(
+        out, summary,
+        alignments=(json.dumps(r, ensure_ascii=False) + "\n" for r in alignment_records(g)),
+        alignment_rows=sum(max(1, len(e["rows"])) for _, _, e in align_edges(g)),
+        flags=(json.dumps(f.to_dict(), ensure_ascii=False) + "\n" for f in flags),
+        aligned=aligned_lines(aligned_records(g), aligned_format),
+        edges=g.number_of_edges(), graph=lambda: g, graphml=graphml, graph_files=graph_files,
+        aligned_format=aligned_format, progress=progress)
+
+
+def write_streams(out: str | Path, summary: dict, *, alignments: Iterable[str],
+                  alignment_rows: int, flags: Iterable[str], aligned: Iterable[str],
+                  edges: int, graph: Callable[[], nx.Graph | None], graphml: bool = True,
+                  graph_files: str = "auto", aligned_format: str = "csv",
+                  progress: bool | None = False) -> Path:
+    """Write every output file from its lines, in order (:func:`write_outputs` for one
+    graph; the partitions of a check merge theirs), and return the report's path. The
+    report keeps the first :data:`REPORT_ROWS` alignments and :data:`REPORT_FLAGS` flags of
+    each rule; ``graph``: the whole graph, called only when the graph files are written."""
     from tqdm.auto import tqdm
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
-    total = sum(max(1, len(e["rows"])) for _, _, e in align_edges(g))
-    with _atomic(out / "alignments.jsonl") as f, \
-            tqdm(total=total, desc="write", unit="row", leave=False,
+    with atomic_file(out / "alignments.jsonl") as f, \
+            tqdm(total=alignment_rows, desc="write", unit="row", leave=False,
                  disable=progress if progress is None else not progress) as bar:
-        for record in alignment_records(g):
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+        for line in alignments:
+            f.write(line)
             if len(rows) < REPORT_ROWS:
-                rows.append(record)
+                rows.append(json.loads(line))
             bar.update()
-    with _atomic(out / "flags.jsonl") as f:
-        for flag in flags:
-            f.write(json.dumps(flag.to_dict(), ensure_ascii=False) + "\n")
-    edges = g.number_of_edges()
+    shown: list[Flag] = []
+    per_rule: dict[str, int] = {}
+    with atomic_file(out / "flags.jsonl") as f:
+        for line in flags:
+            f.write(line)
+            rule = line[line.index('"rule": "') + 9:].split('"', 1)[0]
+            per_rule[rule] = per_rule.get(rule, 0) + 1
+            if per_rule[rule] <= REPORT_FLAGS:
+                shown.append(Flag(**json.loads(line)))
     write_graph = graph_files == "always" or (graph_files == "auto" and
                                               edges <= GRAPH_FILES_EDGES)
     skipped = f"skipped: {edges:,} edges, more than {GRAPH_FILES_EDGES:,} (--graph-files " \
         f"always writes them)" if graph_files == "auto" else "skipped (--graph-files never)"
-    aligned, pairs = write_aligned(g, out, aligned_format)
+    written, pairs = _write_aligned(out, aligned, aligned_format)
     for other, _ in ALIGNED_FORMATS.values():
-        if other != aligned.name and (out / other).exists():
+        if other != written.name and (out / other).exists():
             (out / other).unlink()  # a previous run's corpus in the other format
-    summary["outputs"] = {"alignment_rows": total, "aligned": aligned.name,
+    summary["outputs"] = {"alignment_rows": alignment_rows, "aligned": written.name,
                           "aligned_pairs": pairs,
                           "graph_files": "written" if write_graph else skipped}
     _write_atomic(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+    whole = graph() if write_graph else None
     for name in ("graph.json", "graph.graphml"):
-        if not write_graph and (out / name).exists():
+        if whole is None and (out / name).exists():
             (out / name).unlink()  # a previous run's graph would not match these outputs
-    if write_graph:
-        data = nx.node_link_data(g, edges="edges")
+    if whole is not None:
+        data = nx.node_link_data(whole, edges="edges")
         data["graph"] = {k: v for k, v in data["graph"].items() if not k.startswith("_")}
-        with _atomic(out / "graph.json") as f:
+        with atomic_file(out / "graph.json") as f:
             json.dump(data, f, ensure_ascii=False)
             f.write("\n")
         if graphml:
             flat = nx.Graph()
-            flat.graph.update({k: v for k, v in g.graph.items()
+            flat.graph.update({k: v for k, v in whole.graph.items()
                                if isinstance(v, (str, int, float))})
-            for n, d in g.nodes(data=True):
+            for n, d in whole.nodes(data=True):
                 flat.add_node(n, **{k: _scalar(v) for k, v in d.items()})
-            for u, v, d in g.edges(data=True):
+            for u, v, d in whole.edges(data=True):
                 flat.add_edge(u, v, **{k: _scalar(x) for k, x in d.items() if x is not None})
-            with _atomic(out / "graph.graphml", "wb") as f:
+            with atomic_file(out / "graph.graphml", "wb") as f:
                 nx.write_graphml(flat, f)
     elif graph_files == "auto":
         log.info("graph files %s; alignments.jsonl and flags.jsonl hold every pair and flag",
                  skipped)
     report = out / "report.html"
-    _write_atomic(report, render_html(summary, flags, rows))
+    _write_atomic(report, render_html(summary, shown, rows))
     return report
 
 
@@ -290,9 +338,10 @@ def render_html(summary: dict, flags: list[Flag], rows: list[dict]) -> str:
     parts.append("<h2>Flags</h2>")
     for rule, meaning in RULES.items():
         mine = [f for f in flags if f.rule == rule]
-        parts.append(f"<h3><code>{rule}</code> — {len(mine)}</h3><p>{_e(meaning)}.</p>")
-        if len(mine) > REPORT_FLAGS:
-            parts.append(f"<p class=more>The first {REPORT_FLAGS} of {len(mine):,}, in queue "
+        count = summary.get("flags", {}).get(rule, len(mine))
+        parts.append(f"<h3><code>{rule}</code> — {count}</h3><p>{_e(meaning)}.</p>")
+        if count > REPORT_FLAGS:
+            parts.append(f"<p class=more>The first {REPORT_FLAGS} of {count:,}, in queue "
                          f"order; every flag is in <code>flags.jsonl</code> (and in the review "
                          f"queue: <code>nile-align review</code>).</p>")
         for f in mine[:REPORT_FLAGS]:

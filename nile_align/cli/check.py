@@ -50,12 +50,19 @@ cond5, cond6, conflict, gold_disagreement, uncertain, no_intent, invalid_nile (s
 README). Long work shows its progress on stderr; Ctrl-C stops it and
 leaves no half-written output.
 
+--engine ray runs the whole check on a Ray cluster (a local one unless --address): the
+corpus is streamed in chunks that the workers load and read, split into partitions that no
+pair of the check crosses, checked as Ray tasks and merged into the same files as one
+process; summary.json says how many partitions ran where (docs/scaling.md §4). A judge that
+counts scores is scored on the cluster and checked here.
+
 exit status: 0 no open flag ('run': always 0 on success), 1 open flags, 2 usage error.
 
 examples:
   nile-align check corpora/demo.csv --out out/demo
   nile-align check neat.tsv --wide llama mistral --out out/neat --threshold 0.5
   nile-align check corpus.csv --out out/c --decisions reviewed.csv --max-hops 2
+  nile-align check big.csv --out out/big --engine ray --address 10.0.0.5:6379
 """
 
 
@@ -126,9 +133,16 @@ def _add_run(sub) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from ..review.store import load_decisions
+
+    decisions = load_decisions(args.decisions) if args.decisions else None
+    template_first(args, args.template)
+    if args.engine == "ray":
+        done = _check_partitioned(args, decisions)
+        if done is not None:
+            return done
     from ..corpus import load_pairs
     from ..pipeline import run_check
-    from ..review.store import load_decisions
 
     corpus = load_pairs(args.corpus, nile=args.nile, text=args.text, system=args.system,
                         id=args.id, gold=args.gold, wide=args.wide, lenient=args.lenient,
@@ -147,8 +161,6 @@ def cmd_check(args: argparse.Namespace) -> int:
          f"{skipped}, "
          f"{corpus['key'].nunique()} distinct intents, "
          f"{invalid} pair{'s' * (invalid != 1)} with invalid Nile", args)
-    decisions = load_decisions(args.decisions) if args.decisions else None
-    template_first(args, args.template)
     if args.stage_lines:
         say(f"[2/3] judge (facts, and scores with template {args.template!r} where they "
              f"count), then check", args)
@@ -162,7 +174,60 @@ def cmd_check(args: argparse.Namespace) -> int:
                        scores=args.scores, graph_files=args.graph_files,
                        aligned_format=args.aligned_format,
                        progress=None if not args.quiet else False)
+    _say_summary(args, result.summary, result.report)
+    if args.stage_lines:
+        return EXIT_OK
+    return EXIT_FOUND if any(f.status == "open" for f in result.flags) else EXIT_OK
+
+
+def _check_partitioned(args: argparse.Namespace, decisions) -> int | None:
+    """--engine ray: the whole check as partitions on the cluster, when no score is
+    computed (none counts); else None, and the scores are computed on the cluster while
+    the graph is built here."""
+    from ..corpus import PairColumns
+    from ..graph.translation import computed_scores
+    from ..partitioned import RayEngine, probe, run_partitioned
+
+    probe(args.address)  # an unreachable cluster is said before the model loads
+    if args.stage_lines:
+        say("[1/3] judge: the model's calibrations say what its scores are worth", args)
+    scorer = make_scorer(args, local=True)
+    judge = make_judge(args, scorer, args.template)
+    para_judge = make_judge(args, scorer, args.template, kind="nl-nl", say=False)
+    if any(computed_scores(judge, para_judge, args.scores)):
+        return None
+    _say_scores(args, scorer, judge, para_judge)
+    signature = str(scorer.signature(args.template, threshold=judge.threshold))
+    del scorer  # the partitions compute no score: the model is not needed any more
+    engine = RayEngine(args.address)
+    if args.stage_lines:
+        say("[2/3] check: load, read and check the corpus as partitions on Ray", args)
+    try:
+        result = run_partitioned(
+            args.corpus, out=args.out, engine=engine,
+            columns=PairColumns(args.nile, args.text, args.system, args.id, args.gold,
+                                args.wide),
+            judge=judge, para_judge=para_judge, signature=signature, template=args.template,
+            candidates=args.candidates, max_hops=args.max_hops, decisions=decisions,
+            scores=args.scores, graph_files=args.graph_files,
+            aligned_format=args.aligned_format, fmt=args.input_format, lenient=args.lenient,
+            progress=None if not args.quiet else False)
+    finally:
+        engine.close()
     s = result.summary
+    e = s["engine"]
+    say(f"engine: ray ({e['address']}), {e['partitions']} partitions (largest "
+        f"{e['largest_partition_pairs']} pairs) on {', '.join(e['where'])}; "
+        f"{s['corpus']['rows']} data rows, {s['corpus']['pairs']} pairs, "
+        f"{s['corpus']['invalid_rows']} with invalid Nile", args)
+    _say_summary(args, s, result.report)
+    if args.stage_lines:
+        return EXIT_OK
+    return EXIT_FOUND if result.open_flags else EXIT_OK
+
+
+def _say_summary(args: argparse.Namespace, s: dict, report) -> None:
+    """The check's summary on stderr; with --stage-lines ('run'), the systems on stdout."""
     tri = s["triplets"]
     share = "n/a" if tri["satisfied_share"] is None else f"{tri['satisfied_share']:.0%}"
     flags = ", ".join(f"{k} {v}" for k, v in s["flags"].items())
@@ -183,16 +248,13 @@ def cmd_check(args: argparse.Namespace) -> int:
          f"no intent: {s['no_intent']['sentences']} sentences ({s['no_intent']['pairs']} "
          f"pairs)\n"
          f"flags: {flags}\n"
-         f"report: {result.report}\n"
+         f"report: {report}\n"
          f"aligned corpus: {Path(args.out) / s['outputs']['aligned']} "
          f"({s['outputs']['aligned_pairs']} pairs)", args)
-    if args.stage_lines:
-        if s.get("systems"):  # the run's data: translating systems, best first
-            from ..graph.systems import table
+    if args.stage_lines and s.get("systems"):  # the run's data: systems, best first
+        from ..graph.systems import table
 
-            sys.stdout.write(table(s["systems"]))
-        return EXIT_OK
-    return EXIT_FOUND if any(f.status == "open" for f in result.flags) else EXIT_OK
+        sys.stdout.write(table(s["systems"]))
 
 
 def _say_scores(args: argparse.Namespace, scorer, judge, para_judge) -> None:

@@ -39,24 +39,27 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     e = p.add_argument_group("engine (scale out)")
     e.add_argument("--engine", choices=("local", "ray"), default="local",
-                   help="local: this process; ray: Ray actors, one Scorer each "
+                   help="local: this process; ray: a Ray cluster (scoring: actors, one Scorer "
+                        "each; check/run: the whole check as partitions) "
                         "(pip install 'nile-align[ray]')")
     e.add_argument("--address", metavar="ADDR",
-                   help="with --engine ray: a running cluster (default: start a local one)")
+                   help="with --engine ray: a running cluster, HOST:PORT (default: start a "
+                        "local one)")
     e.add_argument("--workers", type=int, default=2, metavar="K",
                    help="with --engine ray: scoring actors (each loads the model once)")
     e.add_argument("--gpus-per-worker", type=float, default=0, metavar="G",
                    help="with --engine ray: GPUs each actor reserves")
 
 
-def make_scorer(args: argparse.Namespace):
-    """The Scorer the model options describe, or its Ray front with --engine ray."""
+def make_scorer(args: argparse.Namespace, *, local: bool = False):
+    """The Scorer the model options describe, or its Ray front with --engine ray (unless
+    ``local``: the driver's own, for signatures and calibrations)."""
     quiet_transformers(args.quiet)
     options = dict(device=args.device, dtype=args.dtype, templates=args.templates,
                    adapter=args.adapter, cache=None if args.no_cache else args.cache,
                    batch_size=args.batch_size,
                    threshold=getattr(args, "threshold", None) or 0.0)
-    if args.engine == "ray":
+    if args.engine == "ray" and not local:
         from ..judge.scale import RayScorer
 
         return RayScorer(workers=args.workers, address=args.address,

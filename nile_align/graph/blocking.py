@@ -10,11 +10,12 @@ recall@6 0.98 against exact search on 200k sentences, docs/benchmarks.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-__all__ = ["EXACT_LIMIT", "candidate_pairs"]
+__all__ = ["EXACT_LIMIT", "blocking_apart", "candidate_pairs"]
 
 EXACT_LIMIT = 5000
 
@@ -41,6 +42,50 @@ def candidate_pairs(texts: Sequence[str], *, k: int = 5, groups: Sequence[int] |
     neighbours = (_exact if len(texts) <= exact_limit else _approximate)(matrix, k, group, seed)
     pairs = {(i, j) if i < j else (j, i) for i, row in enumerate(neighbours) for j in row}
     return sorted(pairs)
+
+
+def blocking_apart(texts: Sequence[str], groups: Sequence[int], k: int,
+                   workers: int | None = None) -> Callable[[], tuple[list, float]]:
+    """Start :func:`candidate_pairs` in a thread, so that it runs while this process works
+    (its forked workers read the sentences; TF-IDF, the SVD and faiss spend most of their
+    time outside the interpreter lock); the returned function waits for its pairs and the
+    seconds they took. In one process (``workers`` 1, one core, a small corpus): found
+    when asked for."""
+    import os
+    import threading
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+        (os.cpu_count() or 1)
+    if workers == 1 or cores < 2 or len(texts) < EXACT_LIMIT:
+        return lambda: _timed(texts, groups, k)
+    # Threads, not processes: a child forked from a process that has started OpenMP's
+    # threads (faiss, BLAS) would wait on them forever; the reading's workers, forked while
+    # this thread runs, use neither.
+    done: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            done["result"] = _timed(texts, groups, k)
+        except BaseException as e:  # raised again where the pairs are asked for
+            done["error"] = e
+
+    thread = threading.Thread(target=run, name="blocking", daemon=True)
+    thread.start()
+
+    def wait() -> tuple[list, float]:
+        thread.join()
+        if "error" in done:
+            raise done["error"]
+        return done["result"]
+
+    return wait
+
+
+def _timed(texts: Sequence[str], groups: Sequence[int], k: int) -> tuple[list, float]:
+    import time
+
+    started = time.perf_counter()
+    return candidate_pairs(texts, k=k, groups=groups), time.perf_counter() - started
 
 
 def _keep(i: int, cols: np.ndarray, vals: np.ndarray, k: int, group: np.ndarray) -> list[int]:

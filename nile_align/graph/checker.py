@@ -20,7 +20,7 @@ from typing import Any
 import networkx as nx
 
 from ..judge.verdict import VERDICTS, Judge, decision
-from .systems import compare
+from .systems import system_counts, systems_of
 from .translation import (
     align_edges,
     aligned_intents,
@@ -33,7 +33,8 @@ from .translation import (
     statement,
 )
 
-__all__ = ["Flag", "PAPER", "RULES", "check", "summarize"]
+__all__ = ["Flag", "PAPER", "RULES", "add_counts", "check", "flag_order", "summarize",
+           "summary_counts", "summary_meta", "summary_of"]
 
 #: The paper's accounting of triplets (star-pluie Appendix I, Net-PLUIE with Phi-4 14B on
 #: the NEAT human evaluation): 430 triplets, 56 fail (5), 7 fail (6).
@@ -280,15 +281,21 @@ def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
                             [{"canonical": None, "written": [nile]}],
                             [{"text": r["text"], "systems": [r["system"]], "rows": [r["row"]]}
                              for r in rows], [], t, g.graph["signature"], rows=rows))
-    by_id = {x.flag_id: x for x in f.flags}
+    keys = flag_order(f.flags)
+    return [x for _, x in sorted(zip(keys, f.flags), key=lambda kx: kx[0])]
 
-    def order(x: Flag) -> tuple:
-        # A settled flag goes right after the flag that settles it.
+
+def flag_order(flags: list[Flag]) -> list[tuple]:
+    """The queue order of each flag, as a key that sorts the same across the partitions of
+    a check: rule, then the most unlocked first, a settled flag right after the flag that
+    settles it (both always in one partition)."""
+    by_id = {x.flag_id: x for x in flags}
+    keys = []
+    for x in flags:
         lead = by_id[x.settled_by] if x.settled_by else x
-        return (list(RULES).index(x.rule), -lead.unlocks, lead.flag_id, x.settled_by is not None,
-                x.flag_id)
-
-    return sorted(f.flags, key=order)
+        keys.append((list(RULES).index(x.rule), -lead.unlocks, lead.flag_id,
+                     x.settled_by is not None, x.flag_id))
+    return keys
 
 
 def _settle(g: nx.Graph, flags: list[tuple[Flag, str]]) -> None:
@@ -350,29 +357,48 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
     two of its corpus sentences; (5) fails when both are aligned but not mutual paraphrases,
     (6) when exactly one is aligned and they are mutual paraphrases. With translating
     systems, ``systems`` compares them (:func:`nile_align.graph.systems.compare`)."""
+    return summary_of(summary_counts(g, flags), summary_meta(g))
+
+
+def summary_meta(g: nx.Graph) -> dict[str, Any]:
+    """What a summary says of the check rather than of its pairs: threshold, judges,
+    signature, the corpus as read; the same in every partition of one check."""
+    pairs = g.graph.get("pairs", {})
+    return {"threshold": g.graph["threshold"], "signature": g.graph["signature"],
+            "template": g.graph["template"], "max_hops": g.graph["max_hops"],
+            "candidates": g.graph["candidates"], "judge": g.graph["judge"],
+            "para_judge": g.graph["para_judge"], "corpus": g.graph["corpus"],
+            "scored": {k: v for k, v in pairs.items() if not isinstance(v, int)
+                       or isinstance(v, bool)}}
+
+
+def summary_counts(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
+    """The counts a summary is made of (:func:`summary_of`). The graph's partitions (no
+    edge between them) have counts that add up (:func:`add_counts`) to the whole graph's."""
     kinds = Counter(k for _, k in g.nodes(data="kind"))
     sources = Counter((e["source"], e["decision"]) for _, _, e in align_edges(g))
-    fail5 = fail6 = ok = unchecked = 0
+    triplets: Counter[str] = Counter()
     why: Counter[str] = Counter()
-    failing: dict[str, set] = {"cond5": set(), "cond6": set()}
+    failing: Counter[str] = Counter()
     for i in (n for n, k in g.nodes(data="kind") if k == "intent"):
         own = sorted(s for s in g.neighbors(i) if g.edges[i, s]["source"] != "inferred")
+        failed: set[str] = set()
         for n1, n2 in combinations(own, 2):
             para = mutual(g, n1, n2)
             a1, a2 = g.edges[i, n1]["decision"], g.edges[i, n2]["decision"]
             if para is None or a1 is None or a2 is None:  # an uncertain pair or paraphrase
-                unchecked += 1
+                triplets["unchecked"] += 1
                 why["uncertain alignment" if a1 is None or a2 is None else
                     "uncertain paraphrase"] += 1
             elif a1 and a2 and not para:
-                fail5 += 1
-                failing["cond5"].add(i)
+                triplets["fail5"] += 1
+                failed.add("cond5")
             elif a1 != a2 and para:
-                fail6 += 1
-                failing["cond6"].add(i)
+                triplets["fail6"] += 1
+                failed.add("cond6")
             else:
-                ok += 1
-    checked = fail5 + fail6 + ok
+                triplets["ok"] += 1
+        failing.update(failed)
     verdicts: Counter[str] = Counter()
     gold: Counter[str] = Counter()
     for _, _, e in align_edges(g):
@@ -382,36 +408,75 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
             said = decision(e["verdict"])
             gold["uncertain" if said is None else "agree" if said == e["gold"] else
                  "disagree"] += rows
+    lonely = without_intent(g)
+    pairs = g.graph.get("pairs", {})
+    return {
+        "intents": kinds["intent"], "sentences": kinds["sentence"],
+        "invalid_rows": len(g.graph["invalid"]), "sources": sources, "triplets": triplets,
+        "unchecked": why, "failing": failing, "verdicts": verdicts, "gold": gold,
+        "systems": system_counts(g, flags), "flags": Counter(f.rule for f in flags),
+        "no_intent_sentences": len(lonely),
+        "on_edges": sum(len(e["rows"]) for _, _, e in align_edges(g)),
+        "bare": sum(len(b) for _, b in g.nodes(data="bare") if b),
+        "inferred_rows": sum(len(e["rows"]) for _, _, e in align_edges(g)
+                             if e["origin"] in ("inferred", "decision")),
+        "no_intent": sum(len(g.nodes[s].get("bare", [])) for s in lonely),
+        "scored": Counter({k: v for k, v in pairs.items()
+                           if isinstance(v, int) and not isinstance(v, bool)}),
+    }
+
+
+def add_counts(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Two partitions' :func:`summary_counts` added up (numbers and counters add, nested
+    dicts add key by key)."""
+    out = dict(a)
+    for k, v in b.items():
+        if k not in out:
+            out[k] = v
+        elif isinstance(v, Counter):
+            out[k] = out[k] + v if out[k] else Counter(v)
+            out[k].update({x: 0 for x in v})  # a key counted 0 still shows
+        elif isinstance(v, dict):
+            out[k] = add_counts(out[k], v)
+        else:
+            out[k] = out[k] + v
+    return out
+
+
+def summary_of(counts: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+    """``summary.json`` from the counts of a check (:func:`summary_counts`, added up over its
+    partitions) and what it says of itself (:func:`summary_meta`)."""
+    tri, why = counts["triplets"], counts["unchecked"]
+    fail5, fail6, ok = tri["fail5"], tri["fail6"], tri["ok"]
+    checked = fail5 + fail6 + ok
+    gold, verdicts = counts["gold"], counts["verdicts"]
     decided = gold["agree"] + gold["disagree"]
     labelled = decided + gold["uncertain"]
-    judge, para_judge = g.graph["judge"], g.graph["para_judge"]
-    systems = compare(g, flags)
-    lonely = without_intent(g)
-    on_edges = sum(len(e["rows"]) for _, _, e in align_edges(g))
-    bare = sum(len(b) for _, b in g.nodes(data="bare") if b)
-    inferred_rows = sum(len(e["rows"]) for _, _, e in align_edges(g)
-                        if e["origin"] in ("inferred", "decision"))
-    no_intent = sum(len(g.nodes[s].get("bare", [])) for s in lonely)
-    repeats = bare - inferred_rows - no_intent
+    judge, para_judge = meta["judge"], meta["para_judge"]
+    systems = systems_of(counts["systems"])
+    corpus = meta["corpus"]
+    repeats = counts["bare"] - counts["inferred_rows"] - counts["no_intent"]
     return {
-        "threshold": g.graph["threshold"], "signature": g.graph["signature"],
-        "template": g.graph["template"], "max_hops": g.graph["max_hops"],
-        "candidates": g.graph["candidates"],
+        "threshold": meta["threshold"], "signature": meta["signature"],
+        "template": meta["template"], "max_hops": meta["max_hops"],
+        "candidates": meta["candidates"],
         "judge": {**judge, "note": Judge.from_dict(judge).note},
         "para_judge": {**para_judge, "note": Judge.from_dict(para_judge).note},
-        "corpus": {"rows": g.graph["corpus"]["rows"], "pairs": g.graph["corpus"]["pairs"],
-                   "intents": kinds["intent"], "sentences": kinds["sentence"],
-                   "invalid_rows": len(g.graph["invalid"]),
-                   "skipped_rows": g.graph["corpus"]["skipped_rows"]},
-        "no_intent": {"sentences": len(lonely), "pairs": no_intent},
+        "corpus": {"rows": corpus["rows"], "pairs": corpus["pairs"],
+                   "intents": counts["intents"], "sentences": counts["sentences"],
+                   "invalid_rows": counts["invalid_rows"],
+                   "skipped_rows": corpus["skipped_rows"]},
+        "no_intent": {"sentences": counts["no_intent_sentences"],
+                      "pairs": counts["no_intent"]},
         # Every (row, system) pair of the corpus, once: on an alignment (in alignments.jsonl
         # and, decided yes, in aligned.csv), of a sentence with no intent (a no_intent flag),
         # a bare repeat of a sentence another row gives an intent, or invalid Nile; data
         # rows the loader skipped are counted apart (corpus.skipped_rows).
-        "pairs": {"total": g.graph["corpus"]["pairs"], "alignment": on_edges,
-                  "no_intent": no_intent, "repeat_of_a_sentence_with_an_intent": repeats,
-                  "invalid": len(g.graph["invalid"])},
-        "scored_pairs": g.graph.get("pairs", {}),
+        "pairs": {"total": corpus["pairs"], "alignment": counts["on_edges"],
+                  "no_intent": counts["no_intent"],
+                  "repeat_of_a_sentence_with_an_intent": repeats,
+                  "invalid": counts["invalid_rows"]},
+        "scored_pairs": {**counts["scored"], **meta["scored"]} if meta["scored"] else {},
         "verdicts": {v: verdicts[v] for v in VERDICTS},
         "gold_agreement": {
             "labelled_rows": labelled, "decided": decided, "agree": gold["agree"],
@@ -419,12 +484,12 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
             "agreement": round(gold["agree"] / decided, 4) if decided else None,
             "uncertain_share": round(gold["uncertain"] / labelled, 4) if labelled else None},
         "alignments": {f"{src}_{'uncertain' if dec is None else 'yes' if dec else 'no'}": n
-                       for (src, dec), n in sorted(sources.items(), key=str)},
-        "flags": {rule: sum(f.rule == rule for f in flags) for rule in RULES},
-        "triplets": {"total": checked + unchecked, "checked": checked, "fail_cond5": fail5,
-                     "fail_cond6": fail6, "satisfied": ok,
+                       for (src, dec), n in sorted(counts["sources"].items(), key=str) if n},
+        "flags": {rule: counts["flags"][rule] for rule in RULES},
+        "triplets": {"total": checked + tri["unchecked"], "checked": checked,
+                     "fail_cond5": fail5, "fail_cond6": fail6, "satisfied": ok,
                      "satisfied_share": round(ok / checked, 4) if checked else None,
-                     "unchecked": dict(sorted(why.items())), "paper": PAPER},
-        "intents_failing": {rule: len(v) for rule, v in failing.items()},
+                     "unchecked": {k: n for k, n in sorted(why.items()) if n}, "paper": PAPER},
+        "intents_failing": {rule: counts["failing"][rule] for rule in ("cond5", "cond6")},
         **({"systems": systems} if systems else {}),
     }

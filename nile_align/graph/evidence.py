@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -21,7 +22,7 @@ from ..nile.intent import Intent
 from ..nile.paraphrase import compare
 from ..nile.reading import Statement, read
 
-__all__ = ["KEPT", "compare_all", "compared", "fact_candidates", "marks", "read_all",
+__all__ = ["KEPT", "KnownFacts", "compare_all", "compared", "fact_candidates", "marks", "read_all",
            "state_at", "stored"]
 
 #: A direction that keeps every fact: what two statements with one key get.
@@ -76,6 +77,54 @@ def read_all(texts: Sequence[str], align: Sequence[tuple[Intent | str, int]], *,
             for n, found, spans in part_findings:
                 findings[n], marked[n] = found, spans
     return statements, findings, marked
+
+
+@dataclass
+class KnownFacts:
+    """Readings made elsewhere (a partition's rows, read where they were loaded): the
+    statement of each sentence text, and the findings and :func:`marks` of each (intent
+    key, sentence text) pair, as :func:`read_all` returns them. A graph built with them
+    reads nothing again, except a text or pair they lack."""
+
+    statements: dict[str, Statement] = field(default_factory=dict)
+    pairs: dict[tuple[str, str], tuple[list[dict], tuple]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, texts: Sequence[str], keys: Sequence[str | None],
+           intents: Sequence[Intent | None]) -> KnownFacts:
+        """The facts of rows (sentence text, intent key or None, parsed intent or None),
+        each distinct text and pair read once, in this process."""
+        distinct = list(dict.fromkeys(texts))
+        where = {t: n for n, t in enumerate(distinct)}
+        pairs = list(dict.fromkeys((k, t) for t, k in zip(texts, keys) if isinstance(k, str)))
+        parsed: dict[str, Any] = {k: i for k, i in zip(keys, intents) if isinstance(k, str)}
+        statements, findings, marked = read_all(
+            distinct, [(parsed[k], where[t]) for k, t in pairs], workers=1)
+        return cls(dict(zip(distinct, statements)),
+                   {p: (f, m) for p, f, m in zip(pairs, findings, marked)})
+
+    def read_all(self, texts: Sequence[str], align: Sequence[tuple[Intent | str, int]],
+                 keys: Sequence[str], *, workers: int | None = None,
+                 progress: bool | None = False,
+                 ) -> tuple[list[Statement], list[list[dict]], list[tuple]]:
+        """What :func:`read_all` returns for ``texts`` and ``align`` (``keys``: each pair's
+        intent key), from the known facts; what they lack is read now."""
+        missing = [n for n, t in enumerate(texts) if t not in self.statements]
+        lacking = [n for n, (key, (_, s)) in enumerate(zip(keys, align))
+                   if (key, texts[s]) not in self.pairs]
+        if missing or lacking:
+            need = sorted(set(missing) | {align[n][1] for n in lacking})
+            where = {s: n for n, s in enumerate(need)}
+            statements, findings, marked = read_all(
+                [texts[s] for s in need], [(align[n][0], where[align[n][1]]) for n in lacking],
+                workers=workers, progress=progress)
+            self.statements.update((texts[s], st) for s, st in zip(need, statements)
+                                   if texts[s] not in self.statements)
+            self.pairs.update(((keys[n], texts[align[n][1]]), (f, m))
+                              for n, f, m in zip(lacking, findings, marked))
+        found = [self.pairs[key, texts[s]] for key, (_, s) in zip(keys, align)]
+        return ([self.statements[t] for t in texts], [f for f, _ in found],
+                [m for _, m in found])
 
 
 def marks(found: Iterable) -> tuple[tuple[int, int, str], ...]:

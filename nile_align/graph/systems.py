@@ -18,29 +18,54 @@ import numpy as np
 from ..judge.verdict import VERDICTS, decision
 from ..nile.facts import CATEGORIES, category
 
-__all__ = ["compare", "ranked", "table"]
+__all__ = ["compare", "ranked", "system_counts", "systems_of", "table"]
 
 
 def compare(g: Any, flags: list, *, resamples: int = 1000, seed: int = 0) -> dict[str, dict]:
     """Per-system figures of a checked graph, keyed by system name (empty without systems)."""
+    return systems_of(system_counts(g, flags), resamples=resamples, seed=seed)
+
+
+def system_counts(g: Any, flags: list) -> dict[str, dict[str, Counter]]:
+    """What :func:`systems_of` needs of a checked graph (or of a partition of it: the counts
+    of several partitions add up), per system: its rows' ``verdicts``, ``contradicted``
+    facts by kind, ``violations`` its sentences are part of, and ``gold`` agreement."""
     from .translation import align_edges
 
-    rows: dict[str, list[tuple[str, list[dict], bool | None]]] = {}
+    out: dict[str, dict[str, Counter]] = {}
+
+    def of(name: str) -> dict[str, Counter]:
+        return out.setdefault(name, {"verdicts": Counter(), "contradicted": Counter(),
+                                     "violations": Counter(), "gold": Counter()})
+
     for _, _, e in align_edges(g):
         for r in e["rows"]:
             if r["system"]:
-                rows.setdefault(r["system"], []).append((e["verdict"], e["facts"], e["gold"]))
-    involved: dict[str, Counter] = {name: Counter() for name in rows}
+                mine = of(r["system"])
+                mine["verdicts"][e["verdict"]] += 1
+                mine["contradicted"].update(category(f) for f in e["facts"]
+                                            if f["status"] == "contradicted")
+                if e["gold"] is not None:
+                    said = decision(e["verdict"])
+                    mine["gold"]["labelled"] += 1
+                    mine["gold"]["decided"] += said is not None
+                    mine["gold"]["agree"] += said is not None and said == e["gold"]
     for f in flags:
         if f.rule in ("cond5", "cond6"):
-            for name in {x for s in f.sentences for x in s["systems"] if x in involved}:
-                involved[name][f.rule] += 1
+            for name in {x for s in f.sentences for x in s["systems"] if x in out}:
+                out[name]["violations"][f.rule] += 1
+    return out
+
+
+def systems_of(counts: dict[str, dict[str, Counter]], *, resamples: int = 1000,
+               seed: int = 0) -> dict[str, dict]:
+    """Per-system figures from :func:`system_counts`, systems in name order."""
     rng = np.random.default_rng(seed)
     out = {}
-    for name in sorted(rows):
-        counts = Counter(v for v, _, _ in rows[name])
-        n = sum(counts.values())
-        observed = np.array([counts[v] for v in VERDICTS]) / n
+    for name in sorted(counts):
+        mine = counts[name]
+        n = sum(mine["verdicts"].values())
+        observed = np.array([mine["verdicts"][v] for v in VERDICTS]) / n
         # Resampling n rows with replacement draws the verdict counts from a multinomial
         # with the observed shares: the same bootstrap in O(resamples), whatever n.
         boot = rng.multinomial(n, observed, size=resamples) / n
@@ -50,19 +75,16 @@ def compare(g: Any, flags: list, *, resamples: int = 1000, seed: int = 0) -> dic
             shares[v] = {"share": round(float(observed[k]), 4),
                          "ci": [round(float(np.percentile(dist, 2.5)), 4),
                                 round(float(np.percentile(dist, 97.5)), 4)]}
-        kinds = Counter(category(f) for _, facts, _ in rows[name] for f in facts
-                        if f["status"] == "contradicted")
-        said = [(decision(v), gold)
-                for v, _, gold in rows[name] if gold is not None]
-        decided = [(s, gold) for s, gold in said if s is not None]
+        gold = mine["gold"]
         out[name] = {
             "pairs": n, **shares,
-            "contradicted": {k: kinds[k] for k in CATEGORIES},
-            "violations": {"cond5": involved[name]["cond5"], "cond6": involved[name]["cond6"]},
-            "gold": {"labelled": len(said), "decided": len(decided),
-                     "agree": sum(s == gold for s, gold in decided),
-                     "agreement": round(sum(s == gold for s, gold in decided) / len(decided), 4)
-                     if decided else None} if said else None,
+            "contradicted": {k: mine["contradicted"][k] for k in CATEGORIES},
+            "violations": {"cond5": mine["violations"]["cond5"],
+                           "cond6": mine["violations"]["cond6"]},
+            "gold": {"labelled": gold["labelled"], "decided": gold["decided"],
+                     "agree": gold["agree"],
+                     "agreement": round(gold["agree"] / gold["decided"], 4)
+                     if gold["decided"] else None} if gold["labelled"] else None,
         }
     return out
 

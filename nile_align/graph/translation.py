@@ -82,7 +82,9 @@ def computed_scores(judge: Judge, para_judge: Judge, scores: str = "counted",
 def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float | None = None,
                 candidates: int = 5, decisions: Iterable[dict] | Decisions | None = None,
                 judge: Judge | None = None, para_judge: Judge | None = None,
-                scores: str = "counted", progress: bool | None = False) -> nx.Graph:
+                scores: str = "counted", known: Any = None, workers: int | None = None,
+                cross: dict[tuple[str, str], tuple[dict, dict]] | None = None,
+                progress: bool | None = False) -> nx.Graph:
     """Check every pair's facts, score what the judges count and return the graph with
     every decision made.
 
@@ -98,12 +100,21 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     score that no judge counts is not, unless asked. Verdicts always rest on the facts too.
     ``decisions``: reviewed ``{"nile", "text", "decision"}`` records or a review store's
     :class:`~nile_align.graph.decisions.Decisions` (alignments and paraphrases), the strongest
-    evidence. Alignments are not yet propagated: call :func:`propagate`. ``progress``: bars
-    on stderr (None: only on a terminal).
+    evidence. Alignments are not yet propagated: call :func:`propagate`. ``known``: the
+    sentences' readings made elsewhere (:class:`~nile_align.graph.evidence.KnownFacts`: a
+    partition's, read where its rows were loaded). A ``pos`` column of the corpus gives each
+    pair's position in the whole corpus (a partition's rows; default: the row order).
+    ``cross``: the cross-intent candidate pairs (sentence ids, in order) with their
+    compared facts (u→v, v→u), chosen elsewhere: a partition's, from the whole corpus' core
+    groups (:func:`nile_align.graph.evidence.fact_candidates`); no blocking is run, and the
+    candidates among these sentences are those of ``cross``. ``workers``: processes that
+    read and compare (default: every core this process may use, on a large enough graph; a
+    partition's task uses its one). ``progress``: bars on stderr (None: only on a
+    terminal).
     """
     from ..corpus import accounting
     from ..nile.reading import reader
-    from .blocking import candidate_pairs
+    from .blocking import blocking_apart
     from .evidence import compare_all, fact_candidates, read_all
 
     if scores not in SCORES:
@@ -130,7 +141,9 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     for r in corpus[~corpus["valid"]].itertuples(index=False):
         g.graph["invalid"].append({"row": int(r.row), "id": r.id, "system": r.system,
                                    "nile": r.nile, "text": r.text, "error": r.error})
-    for pos, r in enumerate(valid.itertuples(index=False)):
+    positions = valid["pos"] if "pos" in valid.columns else range(len(valid))
+    for pos, r in zip(positions, valid.itertuples(index=False)):
+        pos = int(pos)
         s = sentence_id(r.text)
         if s not in g:
             g.add_node(s, kind="sentence", text=r.text, systems=[], rows=[])
@@ -163,10 +176,17 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     index = {s: n for n, s in enumerate(sentences)}
     texts = [g.nodes[s]["text"] for s in sentences]
     align = [(i, s) for i, s, _ in align_edges(g)]
+    # A model's cross-intent candidates (TF-IDF) need only the texts: they are found in a
+    # process of their own while the sentences are read.
+    apart = blocking_apart(texts, owner_groups(g, sentences), candidates, workers) \
+        if cross is None and para_judge.counts else None
     # Every sentence read once, with the fact checks of its pairs.
     started = time.perf_counter()
+    pairs = [(parsed[i], index[s]) for i, s in align]
     statements, findings, marked = read_all(
-        texts, [(parsed[i], index[s]) for i, s in align], progress=progress)
+        texts, pairs, workers=workers, progress=progress) if known is None else \
+        known.read_all(texts, pairs, [i[2:] for i, _ in align], workers=workers,
+                       progress=progress)
     g.graph["_statements"] = dict(zip(texts, statements))
     g.graph["_marks"] = dict(zip(align, marked))
     timings["facts"] = time.perf_counter() - started
@@ -176,19 +196,16 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
         mine = sorted(g.neighbors(i))
         para.update((u, v) for x, u in enumerate(mine) for v in mine[x + 1:])
     within = len(para)
-    owner = {}
-    for s in sentences:
-        intents = sorted(n for n in g.neighbors(s))
-        owner[s] = intents[0] if intents else None
-    codes = {i: c for c, i in enumerate(sorted({o for o in owner.values() if o}))}
-    groups = [codes.get(owner[s], -1) for s in sentences]
     started = time.perf_counter()
-    if para_judge.counts:  # a model may see paraphrases the rules cannot read
-        blocked = candidate_pairs(texts, k=candidates, groups=groups)
+    if cross is not None:  # found elsewhere, with their facts: those between these sentences
+        para.update(p for p in cross if p[0] in index and p[1] in index)
+    elif apart is not None:  # a model may see paraphrases the rules cannot read
+        blocked, timings["blocking_apart"] = apart()
+        para.update((sentences[x], sentences[y]) for x, y in blocked)
     else:
-        blocked = fact_candidates(statements, groups, k=candidates)
+        blocked = fact_candidates(statements, owner_groups(g, sentences), k=candidates)
+        para.update((sentences[x], sentences[y]) for x, y in blocked)
     timings["blocking"] = time.perf_counter() - started
-    para.update((sentences[x], sentences[y]) for x, y in blocked)
     ordered = sorted(para)
     g.graph["pairs"] = {"align": len(align), "para_within_intent": within,
                         "para_candidates": len(para) - within,
@@ -214,8 +231,10 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
         g.edges[i, s]["facts"] = found
 
     started = time.perf_counter()
-    compared = compare_all(statements, [(index[u], index[v]) for u, v in ordered],
-                           progress=progress)
+    todo = [p for p in ordered if cross is None or p not in cross]
+    done = dict(zip(todo, compare_all(statements, [(index[u], index[v]) for u, v in todo],
+                                      workers=workers, progress=progress)))
+    compared = [done[p] if p in done else cross[p] for p in ordered]  # type: ignore[index]
     timings["paraphrase"] = time.perf_counter() - started
     for n, ((u, v), (uv, vu)) in enumerate(zip(ordered, compared)):
         g.add_edge(u, v, kind="para", u=u, score_uv=rest[2 * n], score_vu=rest[2 * n + 1],
@@ -233,6 +252,17 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
             g.edges[u, v]["reviewed"] = bool(d["decision"])
     decide(g)
     return g
+
+
+def owner_groups(g: nx.Graph, sentences: Sequence[str]) -> list[int]:
+    """Each sentence's group for the cross-intent candidates: a code of its first intent
+    (sorted), -1 without one; two sentences of one group are never candidates."""
+    owner = {}
+    for s in sentences:
+        intents = sorted(n for n in g.neighbors(s))
+        owner[s] = intents[0] if intents else None
+    codes = {i: c for c, i in enumerate(sorted({o for o in owner.values() if o}))}
+    return [codes.get(owner[s], -1) for s in sentences]
 
 
 def _apply_decision(g: nx.Graph, record: dict) -> None:
