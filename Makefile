@@ -70,8 +70,8 @@ test: $(STAMP) $(CHROMIUM)
 screenshot: $(STAMP) $(CHROMIUM)
 	NILE_ALIGN_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/test_review_browser.py
 
-bench: bench-parser bench-scoring bench-graph bench-scale bench-review bench-run fact-check \
-	paraphrase-check grow-check
+bench: bench-parser bench-scoring bench-graph bench-scale bench-review bench-run \
+	bench-scale-out fact-check paraphrase-check grow-check
 
 bench-parser: $(STAMP)
 	$(BIN)/python benchmarks/bench_parser.py
