@@ -62,7 +62,7 @@ from .review.store import evidence_hash
 from .runtime import collector_paused
 
 __all__ = ["CHUNK_ROWS", "PARTITION_ROWS", "PartitionedResult", "RayEngine", "SerialEngine",
-           "plan_partitions", "probe", "run_partitioned"]
+           "plan_partitions", "run_partitioned"]
 
 #: Input rows per scan task: what one task loads, validates and reads.
 CHUNK_ROWS = 50_000
@@ -105,26 +105,12 @@ class RayEngine:
 
     def __init__(self, address: str | None = None, *, retries: int = 3,
                  object_store_gib: float | None = 4.0):
-        try:
-            import ray
-        except ImportError:
-            raise UsageError("--engine ray needs Ray: pip install 'nile-align[ray]'") from None
-        self.ray, self.retries, self.address = ray, retries, address or "local"
-        self._started = not ray.is_initialized()
-        if self._started:
-            probe(address)
-            options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                                       "configure_logging": False}
-            if address is None and object_store_gib:
-                # Chunks and partitions pass through the object store; beyond its size Ray
-                # spills them to disk, so a larger corpus needs no more memory.
-                options["object_store_memory"] = int(object_store_gib * 2**30)
-            try:
-                ray.init(address=address, **options)
-            except (ConnectionError, TimeoutError, ValueError, RuntimeError) as e:
-                raise UsageError(f"cannot reach the Ray cluster at {address}: {e} (start one "
-                                 f"with `ray start --head`, or leave out --address for a "
-                                 f"local one)") from None
+        from .judge.scale import start_ray
+
+        # Chunks and partitions pass through the object store of a local cluster; beyond
+        # its size Ray spills them to disk, so a larger corpus needs no more memory.
+        self.ray, self._started = start_ray(address, object_store_gib=object_store_gib)
+        self.retries, self.address = retries, address or "local"
         self._remote: dict[tuple[Callable, int], Any] = {}
 
     def submit(self, fn: Callable, *args: Any, returns: int = 1) -> Any:
@@ -153,23 +139,6 @@ class RayEngine:
     def close(self) -> None:
         if self._started and self.ray.is_initialized():
             self.ray.shutdown()
-
-
-def probe(address: str | None, timeout: float = 5.0) -> None:
-    """Fail at once, with the reason, when a cluster's address does not answer (Ray itself
-    retries an unreachable address for minutes)."""
-    if address in (None, "auto", "local"):
-        return
-    host, _, port = address.split("://", 1)[-1].rpartition(":")
-    if not host or not port.isdigit():
-        raise UsageError(f"--address {address!r}: write HOST:PORT (the head node's GCS port, "
-                         f"e.g. 10.0.0.5:6379) or ray://HOST:PORT")
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
-    except OSError as e:
-        raise UsageError(f"cannot reach the Ray cluster at {address}: "
-                         f"{e.strerror or e or 'no answer'} (is `ray start --head` running "
-                         f"there? leave out --address for a local cluster)") from None
 
 
 # --- the tasks --------------------------------------------------------------------------------

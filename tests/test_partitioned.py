@@ -21,6 +21,7 @@ from nile_align.corpus import PairColumns, iter_pair_chunks, load_pairs, pairs_o
 from nile_align.errors import UsageError
 from nile_align.graph.decisions import Decisions
 from nile_align.graph.translation import build_graph, sentence_id
+from nile_align.judge.scale import probe
 from nile_align.judge.verdict import Judge
 from nile_align.partitioned import (
     RayEngine,
@@ -29,7 +30,6 @@ from nile_align.partitioned import (
     _hashes,
     _scan,
     plan_partitions,
-    probe,
     run_partitioned,
 )
 from nile_align.pipeline import run_check

@@ -137,10 +137,20 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     decisions = load_decisions(args.decisions) if args.decisions else None
     template_first(args, args.template)
+    judges = None
     if args.engine == "ray":
-        done = _check_partitioned(args, decisions)
-        if done is not None:
-            return done
+        from ..graph.translation import computed_scores
+        from ..judge.scale import probe
+
+        probe(args.address)  # an unreachable cluster is said before the model loads
+        if args.stage_lines:
+            say("[1/3] judge: the model's calibrations say what its scores are worth", args)
+        local = make_scorer(args, local=True)
+        judges = (make_judge(args, local, args.template),
+                  make_judge(args, local, args.template, kind="nl-nl", say=False))
+        if not any(computed_scores(*judges, args.scores)):
+            return _check_partitioned(args, decisions, local, *judges)
+        del local  # the scores are computed on the cluster's actors; the judges stay
     from ..corpus import load_pairs
     from ..pipeline import run_check
 
@@ -165,8 +175,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         say(f"[2/3] judge (facts, and scores with template {args.template!r} where they "
              f"count), then check", args)
     scorer = make_scorer(args)
-    judge = make_judge(args, scorer, args.template)
-    para_judge = make_judge(args, scorer, args.template, kind="nl-nl", say=False)
+    judge, para_judge = judges or (
+        make_judge(args, scorer, args.template),
+        make_judge(args, scorer, args.template, kind="nl-nl", say=False))
     _say_scores(args, scorer, judge, para_judge)
     result = run_check(corpus, scorer, out=args.out, template=args.template,
                        candidates=args.candidates, max_hops=args.max_hops,
@@ -180,22 +191,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_FOUND if any(f.status == "open" for f in result.flags) else EXIT_OK
 
 
-def _check_partitioned(args: argparse.Namespace, decisions) -> int | None:
-    """--engine ray: the whole check as partitions on the cluster, when no score is
-    computed (none counts); else None, and the scores are computed on the cluster while
-    the graph is built here."""
+def _check_partitioned(args: argparse.Namespace, decisions, scorer, judge, para_judge) -> int:
+    """--engine ray with judges that count no score: the whole check as partitions on the
+    cluster (``scorer``: the driver's, for the signature)."""
     from ..corpus import PairColumns
-    from ..graph.translation import computed_scores
-    from ..partitioned import RayEngine, probe, run_partitioned
+    from ..partitioned import RayEngine, run_partitioned
 
-    probe(args.address)  # an unreachable cluster is said before the model loads
-    if args.stage_lines:
-        say("[1/3] judge: the model's calibrations say what its scores are worth", args)
-    scorer = make_scorer(args, local=True)
-    judge = make_judge(args, scorer, args.template)
-    para_judge = make_judge(args, scorer, args.template, kind="nl-nl", say=False)
-    if any(computed_scores(judge, para_judge, args.scores)):
-        return None
     _say_scores(args, scorer, judge, para_judge)
     signature = str(scorer.signature(args.template, threshold=judge.threshold))
     del scorer  # the partitions compute no score: the model is not needed any more

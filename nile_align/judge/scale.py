@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import socket
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,8 @@ import numpy as np
 
 from ..errors import UsageError
 
-__all__ = ["RayScorer", "merge_parts", "pair_id", "parse_shard", "shard_mask", "write_frame"]
+__all__ = ["RayScorer", "merge_parts", "pair_id", "parse_shard", "probe", "shard_mask",
+           "start_ray", "write_frame"]
 
 #: Columns a shard part adds to the scored rows (and merge removes): the row's position in
 #: the whole input and the pair's shard key.
@@ -95,12 +97,45 @@ def merge_parts(paths: Sequence[str | Path]):
     return merged.drop(columns=list(PART_COLUMNS))
 
 
-def _require_ray():
+def start_ray(address: str | None, *, object_store_gib: float | None = None) -> tuple[Any, bool]:
+    """Ray, connected to the cluster at ``address`` (``ray start --head`` prints it; checked
+    first: :func:`probe`) or, for None, to a local one started here with an object store of
+    ``object_store_gib`` (default: Ray's); also whether this call started it (and so should
+    shut it down). A process already connected stays as it is."""
     try:
         import ray
     except ImportError:
         raise UsageError("--engine ray needs Ray: pip install 'nile-align[ray]'") from None
-    return ray
+    if ray.is_initialized():
+        return ray, False
+    probe(address)
+    options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                               "configure_logging": False}
+    if address is None and object_store_gib:
+        options["object_store_memory"] = int(object_store_gib * 2**30)
+    try:
+        ray.init(address=address, **options)
+    except (ConnectionError, TimeoutError, ValueError, RuntimeError) as e:
+        raise UsageError(f"cannot reach the Ray cluster at {address}: {e} (start one with "
+                         f"`ray start --head`, or leave out --address for a local one)") from None
+    return ray, True
+
+
+def probe(address: str | None, timeout: float = 5.0) -> None:
+    """Fail at once, with the reason, when a cluster's address does not answer (Ray itself
+    retries an unreachable address for minutes)."""
+    if address in (None, "auto", "local"):
+        return
+    host, _, port = address.split("://", 1)[-1].rpartition(":")
+    if not host or not port.isdigit():
+        raise UsageError(f"--address {address!r}: write HOST:PORT (the head node's GCS port, "
+                         f"e.g. 10.0.0.5:6379) or ray://HOST:PORT")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise UsageError(f"cannot reach the Ray cluster at {address}: "
+                         f"{e.strerror or e or 'no answer'} (is `ray start --head` running "
+                         f"there? leave out --address for a local cluster)") from None
 
 
 class _Worker:
@@ -148,14 +183,10 @@ class RayScorer:
                  **scorer_options: Any):
         from .scoring import open_cache
 
-        ray = _require_ray()
         if workers < 1:
             raise UsageError("--workers must be at least 1")
-        self.ray = ray
-        self._started = not ray.is_initialized()
-        if self._started:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                     configure_logging=False)
+        self.ray, self._started = start_ray(address)
+        ray = self.ray
         cpus = int(ray.cluster_resources().get("CPU", 1))
         threads = threads_per_worker or max(1, cpus // workers)
         actor = ray.remote(num_cpus=min(threads, cpus / workers), num_gpus=gpus_per_worker,
