@@ -188,16 +188,20 @@ def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bo
 
 
 def _pack(statement: Any) -> bytes:
-    """A statement as bytes, without the shipped vocabulary it was read with (None means
-    that one: each statement would otherwise carry a copy)."""
+    """A statement as bytes, without the shipped vocabulary and English it was read with
+    (None means those: each statement would otherwise carry a reference to them)."""
     import copy
     import pickle
 
+    from .nile.english import english
     from .nile.vocabulary import vocabulary
 
-    if statement.vocab is vocabulary():
+    if statement.vocab is vocabulary() or statement.english is english():
         statement = copy.copy(statement)  # its cached key and core kept
-        object.__setattr__(statement, "vocab", None)
+        if statement.vocab is vocabulary():
+            object.__setattr__(statement, "vocab", None)
+        if statement.english is english():
+            object.__setattr__(statement, "english", None)
     return pickle.dumps(statement, protocol=5)
 
 

@@ -17,7 +17,6 @@ validates with the grammar and its fact check against the sentence matches every
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -159,14 +158,12 @@ def from_reading(sentence: str | Reading) -> Draft:
     return Draft(text, nile, "drafted", "reading", ("every fact read from the sentence",), facts)
 
 
-#: A word that says a target's kind: "the guests group", "group students", "endpoint dorms".
-_KIND_AFTER = re.compile(r"\s*(?:'s\s+)?(group|endpoint)s?\b", re.I)
-_KIND_BEFORE = re.compile(r"\b(group|endpoint)s?\s+(?:of\s+)?(?:the\s+)?$", re.I)
-
-
 def _kind(r: Reading, t: StatedName) -> str | None:
     """The Nile function of a ``for`` target: said in the words, else the one NEAT uses."""
-    said = _KIND_AFTER.match(r.text, t.span[1]) or _KIND_BEFORE.search(r.text, 0, t.span[0])
+    # A word that says a target's kind: "the guests group", "group students", "endpoint dorms".
+    e = r.english
+    said = e["kind_after"].match(r.text, t.span[1]) or e["kind_before"].search(r.text, 0,
+                                                                                 t.span[0])
     if said:
         return said.group(1).lower()
     kinds = {r.vocab.kind(k) for k in t.keys}
@@ -206,8 +203,8 @@ def _targets(r: Reading, problems: list[str], *, for_items: bool) -> list[Functi
         out.append(Function(kind, _value(r, t)))
     if everyone is not None and not out:
         words = everyone.text.casefold()
-        kind = "endpoint" if re.search(r"endpoint|host|device|client", words) else \
-            "group" if re.search(r"group|user", words) else None
+        kind = "endpoint" if r.english["endpoint_words"].search(words) else \
+            "group" if r.english["group_words"].search(words) else None
         if kind is None:
             problems.append(f"{everyone.text!r}: every group or every endpoint? the words "
                             "do not say")

@@ -1,6 +1,9 @@
 """The English the reading knows, as data (``grammar/english.toml``): units, periods, months,
-times of day, number words and the words that open a time window, with the patterns built
-from them once. :mod:`nile_align.nile.reading` is their one user.
+times and dates, the cue words of every fact, the asides that are no fact, clause and path
+words, with the patterns built from them once. :mod:`nile_align.nile.reading` and the steps
+that consume its reading (the fact check, the NL↔NL comparison, the drafts) take one
+:class:`English` and hold no word list of their own; :func:`english` is the shipped one, and
+:func:`load_english` makes another that ``read(text, english=...)`` carries to every step.
 """
 
 from __future__ import annotations
@@ -8,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["English", "english", "load_english"]
 
@@ -18,7 +21,15 @@ def _either(words) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
-@dataclass(frozen=True)
+def _any(patterns) -> str:
+    """An alternation of patterns (regular expressions), as written."""
+    return "|".join(patterns)
+
+
+_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+
+
+@dataclass(frozen=True, eq=False)
 class English:
     """The tables and compiled patterns of one ``english.toml``."""
 
@@ -42,6 +53,42 @@ class English:
     open_end: re.Pattern                # "until " before one
     number_words: str                   # numbers written as words ("twenty-five")
     unit_word: str                      # any unit word: "megabytes", "Mbps", "gigs", "B"
+    #: Every cue (grammar/english.toml [cues] and the periods' words): its pattern, compiled
+    #: for a sentence as written (``cue``) and for one lower-cased (``cue_lower``: a third
+    #: faster, the engine folds no case).
+    cues: dict[str, str] = field(default_factory=dict)
+    cue: dict[str, re.Pattern] = field(default_factory=dict)
+    cue_lower: dict[str, re.Pattern] = field(default_factory=dict)
+    #: The cue families of verbs in the order their cues are looked for, the verb each cue
+    #: stands for, and each verb's opposite per family.
+    families: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    meaning: dict[str, str] = field(default_factory=dict)
+    opposite: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: Every other pattern the reading uses, by name (see :func:`load_english`).
+    patterns: dict[str, re.Pattern] = field(default_factory=dict)
+    #: Capitalised words that are no name.
+    not_names: frozenset[str] = frozenset()
+    #: Words for one ("a gig") and for a half ("half a gig").
+    ones: frozenset[str] = frozenset()
+    halves_said: frozenset[str] = frozenset()
+    #: How a half of the day is said in a clock ("pm") and with an hour ("in the morning").
+    halves: dict[str, str] = field(default_factory=dict)
+    spoken: dict[str, str] = field(default_factory=dict)
+    #: The TOML text it was loaded from (what a copy in another process is rebuilt from).
+    source: str = field(default="", repr=False)
+
+    def __reduce__(self):
+        # Across processes: the shipped English by name (compiled once there), another from
+        # its text.
+        return (english, ()) if self is english() else (load_english, (self.source,))
+
+    def __getitem__(self, name: str) -> re.Pattern:
+        """The compiled pattern ``name`` (a name that is none fails, listing those there are)."""
+        try:
+            return self.patterns[name]
+        except KeyError:
+            raise KeyError(f"no pattern {name!r}; the patterns are "
+                           f"{', '.join(sorted(self.patterns))}") from None
 
 
 def load_english(text: str) -> English:
@@ -60,15 +107,133 @@ def load_english(text: str) -> English:
                      *spec.get("also", [])])
         for p, spec in periods.items()}
     months = {name: n for n, names in enumerate(data["months"]["names"], 1) for name in names}
-    units_words = data["numbers"]["units"]
-    tens = {w: 10 * n for n, w in enumerate(data["numbers"]["tens"], 2)}
+    numbers = data["numbers"]
+    units_words = numbers["units"]
+    tens = {w: 10 * n for n, w in enumerate(numbers["tens"], 2)}
     small = (r"(?:(?:" + "|".join(tens) + r")(?:[- ](?:" + "|".join(units_words[1:10])
              + r"))?|" + _either(units_words) + r")")
+    one = _either(numbers["one"])
     number_words = (r"(?:" + small + r"(?:[- ]hundred(?:[- ](?:and[- ])?" + small
-                    + r")?)?(?:[- ]thousand)?|(?:an?[- ])?(?:hundred|thousand)|(?:half )?an?"
+                    + r")?)?(?:[- ]thousand)?|(?:(?:" + one + r")[- ])?(?:hundred|thousand)|(?:"
+                    + _either(numbers["half"]) + "|" + one + r")"
                     r"(?= +(?:" + _either(units["words"]) + "|" + _either(long) + "|(?:"
                     + "|".join(letters) + r")b)))")
-    before = r"\b(?:{})\s+(?:about\s+|around\s+)?$"
+    unit_word = (r"\b(?:[a-z]*(?:" + _either(units["rates"]) + r")|(?:" + _either(long) + "|["
+                 + "".join(letters) + r"])?(?:" + _either(bases) + r")|" + _either(
+                     units["words"]) + r")\b")
+    month = _either(months)
+    fragments = {"unit_word": unit_word, "number_words": number_words, "month": month,
+                 "month_words": "|".join(m for m in months if len(m) > 3),
+                 **data.get("fragments", {})}
+
+    def fill(pattern: str) -> str:
+        return _PLACEHOLDER.sub(lambda m: fill(fragments[m.group(1)]), pattern)
+
+    def words(section: dict, key: str) -> str:
+        """An alternation of a list's entries (patterns), placeholders filled."""
+        return fill(_any(section[key]))
+
+    cues = {name: r"\b(?:" + fill(_any(entries)) + r")\b"
+            for name, entries in data["cues"].items()}
+    cues.update(period_cues)
+    asides, clauses, paths, names = data["asides"], data["clauses"], data["paths"], data["names"]
+    dates = data["dates"]
+    article = fill("{{article}}")
+    half = r"\s*(" + _either(times["am"] + times["pm"]) + r")?"
+    ordinal = r"(?:" + _any(dates["ordinals"]) + r")?"
+    year = r"(?:,?\s+(?:(?:" + _any(dates["of"]) + r")\s+)?(?P<year>\d{4}))?"
+    month_group = r"(?P<month>" + month + r")\.?"
+    day = r"(?P<day>\d{1,2})" + ordinal
+    of = r"(?:(?:" + _any(dates["of"]) + r")\s+)?"
+    spoken = dict(times["spoken"])
+    raw = {
+        "unit_word": unit_word,
+        # amounts: a number (digits or words), "k" for thousands, its unit and "per second"
+        "amount": r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\b"
+                  + number_words + r"(?=[- ]+[a-z]))(?P<k>k(?=\s*[mgt]?b))?\s*-?\s*"
+                  r"(?P<unit>[a-z]+(?:/[a-z]+)?)(?P<persec>\s*-?\s*" + fill("{{per}}")
+                  + r"\s*-?\s*(?:" + _either(units["seconds"]) + r")\b)?",
+        "shared": r"(?<![\w.,])(\d+(?:\.\d+)?)\s*(?:" + _any(
+            re.escape(w) if not w.isalpha() else w for w in numbers["shared_unit"]) + r")\s*$",
+        # asides
+        "lead_in": r"^\s*(?:(?:" + words(asides, "exclamations") + r")\b[^.!:\n]{0,40}"
+                   r"[.!:]\s*)?(?:(?:" + words(asides, "announcements") + r")\b[^:\n]{0,80}:|(?:"
+                   + words(asides, "labels") + r")\s*:|(?:" + words(asides, "alone")
+                   + r")\s*[.!,])",
+        "sign_off": r"(?:^|(?<=[.!?\n]))\s*(?:" + words(asides, "sign_offs")
+                    + r")[^.!?\n]*(?:[.!?]+|$)",
+        "why": r"(?:^|(?<=[,;(—–-])|(?<=\s))(?:" + words(asides, "rationale")
+               + r")(?:\b|(?<=[,.]))[^.!?;)\n]*|(?<=[.!?;—–]\s)(?:" + words(asides, "effects")
+               + r")\b[^.!?;\n]*",
+        "gloss_open": r"\(\s*(?:(?:" + words(asides, "gloss_openers") + r")\b|"
+                      + words(asides, "gloss_marks") + ")",
+        "gloss_noun": r"\b(?:" + words(asides, "gloss_nouns") + r")s?\s*\)$",
+        "appositive": r",\s+(?:a|an|the)\s+[^,;.()\n]{0,60}?\b(?:"
+                      + words(asides, "appositive_nouns") + r")s?\b(?=\s*[,;.)\n]|\s*$)",
+        "example": r"\b(?:" + words(asides, "example_openers") + r")\s+[^;.()\n]*?(?=\s+(?:"
+                   + words(asides, "example_ends") + r")\b|[;.()\n]|$)",
+        # clauses
+        "clause": r"[,;:]|\.\s|\b(?:" + words(clauses, "breaks") + r")\b",
+        "amount_break": r",|;|\b(?:" + words(clauses, "amount_breaks") + r")\b",
+        "contrast": r"\W*(?:but\s+)?(?:" + words(clauses, "contrast") + r")\b",
+        "list": r"\s*(?:,\s*)?(?:(?:" + words(clauses, "list") + r")\b|,)",
+        "listed": r"\s*(?:,\s*(?:(?:" + words(clauses, "list") + r")\s+)?|(?:"
+                  + words(clauses, "list") + r")\s+)(?:the\s+|to\s+(?:the\s+)?)?",
+        "opposed": r"\W*(?:" + words(clauses, "opposed") + r")\b",
+        "exception": r"\b(?:" + words(clauses, "exceptions") + r")\b[^,;.:\n]*",
+        # paths
+        "to": r"\b(?:" + words(paths, "to") + r")\s+" + article + r"$|\b(?:"
+              + words(paths, "to_labels") + r")\s*[:=]\s*" + article + "$",
+        "from": r"(?:\b(?:" + words(paths, "from") + r")\s+" + article + r"|\b(?:"
+                + words(paths, "from_labels") + r")\s*[:=]\s*" + article + ")$",
+        "not_to": r"\b(?:" + words(paths, "not_to") + r")\s+$",
+        "not_from": r"\b(?:" + words(paths, "not_from") + r")\s+$",
+        "link": r"(?:\s+(?:" + words(paths, "link_nouns") + r"))?\s*(?:"
+                + words(paths, "link_marks") + r")\s*" + article,
+        "between": r"\b(?:" + words(paths, "between") + r")\s+(?:the\s+)?$",
+        "between_and": r"\s+(?:" + words(paths, "between_and") + r")\s+(?:the\s+)?",
+        "on": r"\b(?:" + words(paths, "on") + r")\s+(?:the\s+|a\s+|an\s+)?$",
+        "of_place": r"\s+(?:" + words(paths, "of_place")
+                    + r")\s+(?:the\s+|a\s+|an\s+|their\s+|our\s+)?",
+        # names
+        "any_traffic": r"\b(?:" + words(names, "any_traffic") + r")\b",
+        "modal_item": r"\b(?:" + words(names, "modal") + r")\s+$",
+        "kind_after": r"\s*(?:'s\s+)?(" + words(names, "kinds") + r")s?\b",
+        "kind_before": r"\b(" + words(names, "kinds") + r")s?\s+(?:of\s+)?(?:the\s+)?$",
+        "endpoint_words": words(names, "endpoint_words"),
+        "group_words": words(names, "group_words"),
+        # times
+        "clock": r"\b(\d{1,2})(?::(\d{2}))?" + half,
+        "spoken": r"\b(\d{1,2})(?::(\d{2}))?\s*(?:(?:" + words(times, "oclock") + r")\s*)?("
+                  + _either(spoken) + r")\b",
+        "range": r"(?:\b(?:" + words(times, "range_openers") + r")\s+|\(|(?<![\d:.,/-]))\b"
+                 r"(\d{1,2})(?::(\d{2}))?" + half + r"\s*(?:" + words(times, "range")
+                 + r")\s*(\d{1,2})(?::(\d{2}))?" + half + r"(?P<after>\s*[^\s\d)]+)?",
+        "not_hours": r"\s*(?:" + words(times, "not_hours") + ")",
+        "military": r"\b([01]\d|2[0-4])([0-5]\d)\s*(?:" + words(times, "military")
+                    + r")\s*([01]\d|2[0-4])([0-5]\d)\b(?!\s*(?:[a-z]|/))",
+        "half_word": r"\b(?:" + _either(times["halves"]) + r")s?\b",
+        "range_opening": r"(?:\b(?:" + words(times, "range_openers") + r")\s+|\()$",
+        "time_hint": r":|\d\s*(?:" + _either(times["am"] + times["pm"]) + r")|\b(?:"
+                     + _either([*times["named"], *times["halves"]])
+                     + r")\b|\d\s*(?:" + words(times, "range") + r")\s*\d|\d{4}",
+        # dates
+        "date_month_day": r"\b" + month_group + r"\s+" + day + r"\b" + year,
+        "date_day_month": r"\b" + day + r"\s+" + of + month_group + r"\b" + year,
+        "date_iso": r"\b(?P<year>\d{4})-?(?P<m>\d{2})-?(?P<day>\d{2})\b",
+        "day_range": r"\b" + month_group + r"\s+(?P<d1>\d{1,2})" + ordinal + r"\s*(?:"
+                     + words(dates, "range") + r")\s*(?:the\s+)?(?P<d2>\d{1,2})" + ordinal
+                     + r"\b(?:\s+" + _any(dates["of"]) + ")?" + year,
+        "day_range_after": r"\b(?P<d1>\d{1,2})" + ordinal + r"\s*(?:"
+                           + words(dates, "range_after") + r")\s*(?:the\s+)?(?P<d2>\d{1,2})"
+                           + ordinal + r"\s+" + of + month_group + r"\b" + year,
+        "date_hint": r"\d{4}|\d[/.]\d|\b(?:" + "|".join(sorted({m[:3] for m in months}))
+                     + ")",
+    }
+    flags = {"date_iso": 0}
+    patterns = {name: re.compile(p, flags.get(name, re.I)) for name, p in raw.items()}
+    before_word = r"\b(?:{})\s+(?:about\s+|around\s+)?$"
+    verbs = data["verbs"]
     return English(
         prefixes=prefixes,
         size_words={k.casefold(): int(v) for k, v in units["words"].items()},
@@ -86,15 +251,29 @@ def load_english(text: str) -> English:
         bytes_word=re.compile(r"(?:" + _either(units["bytes"]) + r")(?:/|$)", re.I),
         bytes_gloss=re.compile(r"\s*\(\s*(?:" + _either(long) + r")?(?:" + _either(
             units["bytes"]) + r")\b", re.I),
-        month=_either(months),
+        month=month,
         named_time=re.compile(r"\b(?:" + _either(times["named"]) + r")\b", re.I),
-        open_start=re.compile(before.format(_either(times["open_start"])), re.I),
+        open_start=re.compile(before_word.format(_either(times["open_start"])), re.I),
         onwards=re.compile(r"\s*(?:" + _either(times["onwards"]) + r")\b", re.I),
-        open_end=re.compile(before.format(_either(times["open_end"])), re.I),
+        open_end=re.compile(before_word.format(_either(times["open_end"])), re.I),
         number_words=number_words,
-        unit_word=r"\b(?:[a-z]*(?:" + _either(units["rates"]) + r")|(?:" + _either(long) + "|["
-                  + "".join(letters) + r"])?(?:" + _either(bases) + r")|" + _either(
-                      units["words"]) + r")\b",
+        unit_word=unit_word,
+        cues=cues,
+        # A look-ahead for a word character first lets the engine skip to where a cue may
+        # start (about a third faster on NEAT English; the matches are the same).
+        cue={name: re.compile(r"(?=[a-z0-9/])" + p, re.I) for name, p in cues.items()},
+        cue_lower={name: re.compile(r"(?=[a-z0-9/])" + p) for name, p in cues.items()},
+        families={k: tuple(v) for k, v in verbs["families"].items()},
+        meaning=dict(verbs["meaning"]),
+        opposite={k: dict(v) for k, v in verbs["opposite"].items()},
+        patterns=patterns,
+        not_names=frozenset(names["not_names"].split()),
+        ones=frozenset(numbers["one"]),
+        halves_said=frozenset(numbers["half"]),
+        halves={**{w: "am" for w in times["am"]}, **{w: "pm" for w in times["pm"]},
+                **times["halves"]},
+        spoken=spoken,
+        source=text,
     )
 
 

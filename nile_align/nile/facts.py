@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .intent import Bandwidth, Function, Intent, Quota, Schedule
-from .reading import LISTED, VERB, Amount, Hit, Reading, Said, Window, read
+from .reading import Amount, Hit, Reading, Said, Window, read
 from .vocabulary import ITEMS, Mention, Vocabulary, spelled
 
 __all__ = ["CATEGORIES", "Finding", "category", "check_facts", "contradictions", "decisive",
@@ -191,7 +191,7 @@ def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding
                 if (h := r.verb(family, span, fallback=False, lists=False))), None) \
         or next((h for span in spans if (h := r.verb(family, span, fallback=False))), None) \
         or r.verb(family)
-    said = VERB[hit.name] if hit is not None else None
+    said = r.english.meaning[hit.name] if hit is not None else None
     return _verdict("polarity", verb, hit if said == verb else None,
                     hit if said not in (None, verb) else None, required=True)
 
@@ -352,7 +352,7 @@ def _added_exceptions(ctx: _Context, claimed: list[Mention]) -> list[Finding]:
     """Exceptions to the policy. One that names an item of the intent is how English says
     its polarity ("all but Facebook"); Nile has no other exception."""
     out = []
-    for x in _EXCEPTION.finditer(ctx.text):
+    for x in ctx.r.english["exception"].finditer(ctx.text):
         end = max(ctx.r.clauses[ctx.r.clause(x.span())][1], x.end() + 1)
         if not any(x.start() <= c.span[0] < end and c.categories - {"targets"} for c in claimed):
             out.append(Finding("exception", "no exception", "contradicted", x.span(),
@@ -365,9 +365,8 @@ def _describes(m: Mention, ctx: _Context) -> bool:
     "servers") that no "from"/"to" makes a path end ("CounterStrike servers", "hosts
     attached to the guest network"), or a name that stands right beside a name of the
     intent, as one compound name ("guest wifi", "dorm network")."""
-    if all(k in _GENERIC_TARGETS for k in m.keys):
-        listed = any(c.categories == {"targets"} and LISTED.fullmatch(ctx.text, c.span[1],
-                                                                       m.span[0])
+    if all(ctx.vocab.is_generic(k) for k in m.keys):
+        listed = any(c.categories == {"targets"} and ctx.r.listed(c.span[1], m.span[0])
                      for c in ctx.mentions)
         return not (listed or ctx.r.marked(m.span, "from") or ctx.r.marked(m.span, "to"))
     return any(c.span != m.span and c.span in ctx.claimed and _adjacent(m, c, ctx.text)
@@ -378,18 +377,7 @@ def _whose(m: Mention, ctx: _Context, claimed: list[Mention]) -> Mention | None:
     """The intent's target that ``m`` stands before as "students in the dorms", "users on
     the guest network": people of that place, or a narrower target, the words do not say."""
     return next((c for c in claimed if c.categories == {"targets"} and c.span[0] > m.span[1]
-                 and _OF_PLACE.fullmatch(ctx.text, m.span[1], c.span[0])), None)
-
-
-_OF_PLACE = re.compile(r"\s+(?:(?:who|that) (?:are|is) )?(?:in|on|at|of|from|inside|within|"
-                       r"attached to|connected to|living in|staying in|using)\s+(?:the\s+|a\s+|"
-                       r"an\s+|their\s+|our\s+)?", re.I)
-
-
-_GENERIC_TARGETS = frozenset({"servers", "host"})
-#: An exception to the policy, up to the end of its clause ("except for resident advisors").
-_EXCEPTION = re.compile(r"\b(?:except(?:\s+for)?|excluding|with the exception of|apart from|"
-                        r"other than|save for|unless)\b[^,;.:\n]*", re.I)
+                 and ctx.r.english["of_place"].fullmatch(ctx.text, m.span[1], c.span[0])), None)
 
 
 def _adjacent(a: Mention, b: Mention, text: str) -> bool:
@@ -489,25 +477,22 @@ def _path(intent: Intent, ctx: _Context) -> list[Finding]:
                     detail="the sentence does not say which way the traffic goes")]
 
 
-_BETWEEN = re.compile(r"\bbetween\s+(?:the\s+)?$", re.I)
-_ON = re.compile(r"\b(?:on|in|at|inside|within)\s+(?:the\s+|a\s+|an\s+)?$", re.I)
 _SUBJECT = re.compile(r"^\W*(?:\S+\s+){0,2}$")
 
 
 def _implied(ctx: _Context, src: list[tuple[int, int]], dst: list[tuple[int, int]],
              dst_implicit: bool) -> tuple[int, int] | None:
     """A path direction that only the order of its ends implies (see :func:`_path`)."""
-    text = ctx.text
+    text, e = ctx.text, ctx.r.english
     for a1, b1 in src:
         for a2, b2 in dst:
             if a2 <= b1:
                 continue
-            if _BETWEEN.search(text, 0, a1) and re.fullmatch(
-                    r"\s+and\s+(?:the\s+)?", text[b1:a2], re.I):
+            if e["between"].search(text, 0, a1) and e["between_and"].fullmatch(text, b1, a2):
                 return (a1, b2)
             # "X can access ... on the network": X is the subject, a verb stands between,
             # and the other end is where the service runs (an implicit target).
-            if _SUBJECT.match(text, 0, a1) and _ON.search(text, b1, a2) and dst_implicit \
+            if _SUBJECT.match(text, 0, a1) and e["on"].search(text, b1, a2) and dst_implicit \
                     and len(text[b1:a2].split()) >= 3:
                 return (a1, b2)
     return None

@@ -230,11 +230,11 @@ def _items(sa: Statement, sb: Statement) -> list[Fact]:
     # A permission or block of everything (no item named) against B's.
     acl_a, acl_b = sa.polarity.get("acl"), sb.polarity.get("acl")
     if acl_a is not None and not any(i.category in ITEMS for i in sa.items) and not sa.amounts:
-        verb = _verb(acl_a.name)
+        verb = sa.verb(acl_a)
         if acl_b is None:
             out.append(Fact("polarity", verb, "unclear", "B has no polarity word", acl_a.span))
         else:
-            said = _verb(acl_b.name)
+            said = sb.verb(acl_b)
             out.append(Fact("polarity", verb, "kept" if said == verb else "contradicted",
                             "" if said == verb else f"B says {said}", acl_a.span, acl_b.span))
     return out
@@ -245,12 +245,6 @@ def _vocabulary(s: Statement):
     from .vocabulary import vocabulary
 
     return s.vocab or vocabulary()
-
-
-def _verb(name: str) -> str:
-    from .reading import VERB
-
-    return VERB.get(name, name)
 
 
 # --- targets and the path -------------------------------------------------------------------

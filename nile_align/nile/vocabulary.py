@@ -115,6 +115,7 @@ class Vocabulary:
                       **{v.casefold(): "endpoint" for v in kinds.get("endpoints", [])}}
         self.implicit = frozenset(v.casefold() for v in data.get("implicit", {}).get("targets",
                                                                                       []))
+        self.generic = frozenset(v.casefold() for v in data.get("generic", {}).get("targets", []))
         self._related = {k.casefold(): frozenset(v.casefold() for v in vs)
                          for k, vs in data.get("related", {}).items()}
         # Index: first stemmed word -> (spelling, key), longest spellings first.
@@ -204,6 +205,11 @@ class Vocabulary:
 
     def is_implicit(self, value: str) -> bool:
         return value.casefold() in self.implicit
+
+    def is_generic(self, value: str) -> bool:
+        """Whether a target value may only describe the name beside it ("dorm hosts",
+        "CounterStrike servers")."""
+        return value.casefold() in self.generic
 
 
 def load(text: str) -> Vocabulary:
