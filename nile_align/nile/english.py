@@ -68,6 +68,15 @@ class English:
     patterns: dict[str, re.Pattern] = field(default_factory=dict)
     #: Capitalised words that are no name.
     not_names: frozenset[str] = frozenset()
+    #: Spoken clock times and ordinals (grammar/english.toml [spoken]).
+    clock_fractions: dict[str, int] = field(default_factory=dict)
+    clock_to: frozenset[str] = frozenset()
+    spoken_ordinals: dict[str, str] = field(default_factory=dict)
+    #: The words a run of letters said one by one may make ("k b p s"): units, halves of
+    #: the day.
+    letter_words: frozenset[str] = frozenset()
+    #: Words said between spelled letters for a mark ("h dot three two three").
+    letter_joiners: dict[str, str] = field(default_factory=dict)
     #: Words for one ("a gig") and for a half ("half a gig").
     ones: frozenset[str] = frozenset()
     halves_said: frozenset[str] = frozenset()
@@ -146,8 +155,35 @@ def load_english(text: str) -> English:
     day = r"(?P<day>\d{1,2})" + ordinal
     of = r"(?:(?:" + _any(dates["of"]) + r")\s+)?"
     spoken = dict(times["spoken"])
+    spoken_data = data["spoken"]
+    digit_words = _either(units_words)
+    markers = _either([*times["am"], *times["pm"], *times["oclock"], *spoken])
+    letter_tokens = _either([*units_words[:10], *spoken_data["joiners"]])
     raw = {
         "unit_word": unit_word,
+        # numbers, letters and clocks as people say them (nile_align.nile.numerals)
+        "number_hint": r"\b(?:" + _either([*units_words, *tens, *numbers["scales"],
+                                              *numbers["ordinals"]]) + r")\b",
+        "number_after": r"\s*(?:\(\s*\d|\d|(?:" + unit_word + "|" + markers + "|" + month
+                        + "|" + _either([*units_words, *tens, *numbers["scales"]])
+                        + r")(?!\w))",
+        "number_before": r"\b(?:" + _either(spoken_data["before"]) + r")\s+$",
+        "spoken_zero": r"(?<![\d.,:])(\d{1,2})(\s+(?:" + _either(spoken_data["zero"])
+                       + r")\s+)(\d)(?![\d.,:])",
+        "clock_after": r"\s*(?:" + markers + r")(?!\w)",
+        "restated": r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)(\s*\(\s*)(\d[\d,]*(?:\.\d+)?)\s*\)",
+        "restated_word": r"\b(" + digit_words + r")(\s*\(\s*)(\d+)\s*\)",
+        "grouped": r"(?<![\d.,])(\d{1,3})((?:[" + "".join(numbers["group_separators"])
+                   + r"]\d{3})+)(?![\d.,])(?=\s*" + unit_word + ")",
+        "letter_run": r"(?<![\w.'])(?:(?:[a-z0-9]|" + letter_tokens + r") )+(?:[a-z0-9]|"
+                      + letter_tokens + r")(?![\w'])",
+        "small_clock": r"\b(" + digit_words + r")\b(?=\s*(?:" + markers + r")(?!\w))",
+        "clock_fraction": r"\b(" + _either(spoken_data["fractions"]) + r")\s+("
+                          + _either([*spoken_data["past"], *spoken_data["to"]])
+                          + r")\s+(\d{1,2})\b",
+        "ordinal_date": r"\b(?P<ord>" + _either(spoken_data["ordinals"]) + r")\b(?=\s+(?:"
+                        + _any(dates["of"]) + r")\s+(?:" + month + r")\b)|\b(?:" + month
+                        + r")\.?\s+(?P<ord2>" + _either(spoken_data["ordinals"]) + r")\b",
         # amounts: a number (digits or words), "k" for thousands, its unit and "per second"
         "amount": r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\b"
                   + number_words + r"(?=[- ]+[a-z]))(?P<k>k(?=\s*[mgt]?b))?\s*-?\s*"
@@ -160,6 +196,27 @@ def load_english(text: str) -> English:
                    r"[.!:]\s*)?(?:(?:" + words(asides, "announcements") + r")\b[^:\n]{0,80}:|(?:"
                    + words(asides, "labels") + r")\s*:|(?:" + words(asides, "alone")
                    + r")\s*[.!,])",
+        "fillers": r"\b(?:" + words(asides, "fillers") + r")\b[,.]?",
+        "openers": r"(?:^|(?<=[.!?\n:]))\s*(?:(?:" + words(asides, "openers")
+                   + r")\b[,!.]?(?:\s+|$))+",
+        "subject": r"(?:^|(?<=\n))[ \t]*(?:" + words(asides, "subject_labels")
+                   + r")\s*:[^\n]*",
+        "greeting": r"(?:^|(?<=\n))[ \t]*(?:" + words(asides, "greetings")
+                    + r")\b(?:[ \t]+[\w.'&-]+){0,4}?[ \t]*(?:[,!:]|(?=\n)|$)",
+        "closing": r"(?:^|(?<=\n)|(?<=[.!?])[ \t])[ \t]*(?:" + words(asides, "closings")
+                   + r")\b[,!.]*(?:[ \t]+[^\n]{0,60})?(?:\n[^\n]{0,200}){0,6}\s*$",
+        "context": r"(?:^|(?<=[\n.!?;:,(—–-])|(?<=\s))(?:" + words(asides, "context")
+                   + r")(?=[,.;:!?)\n]|$)",
+        "ticket_id": r"(?-i:\b[A-Z]{2,}[A-Z0-9]*(?:[-_#/]?\d{3,}|(?:-\d+)+)(?:[-_.]\d+)*\b)",
+        "ticket_ref": r"(?:\b(?:" + words(asides, "tickets") + r")\s*(?:no\.?|number|#|:)?"
+                      r"\s*#?\s*|(?<![\w&])#)\d[\w-]*",
+        "reference": r"§+\s*\d+(?:\.\d+)*[a-z]?(?:\s*\([^)]*\))?|\b(?:"
+                     + words(asides, "references") + r")\s+(?:\d+(?:\.\d+)*[a-z]?|(?-i:[A-Z])"
+                     r"(?!\w)|[ivx]{1,4}\b)(?:\s*\([^)]*\))?",
+        "document": r"(?-i:\b(?:[A-Z][\w&'-]*\s+){1,5}(?:" + _any(
+            w[:1].upper() + w[1:] for w in asides["documents"]) + r")\b)(?:\s+(?-i:[A-Z]{1,6}"
+                    r"-?\d[\w.-]*))?",
+        "initials": r"(?-i:\b(?:" + _any(asides["initials"]) + r")s?\b)",
         "sign_off": r"(?:^|(?<=[.!?\n]))\s*(?:" + words(asides, "sign_offs")
                     + r")[^.!?\n]*(?:[.!?]+|$)",
         "why": r"(?:^|(?<=[,;(—–-])|(?<=\s))(?:" + words(asides, "rationale")
@@ -196,6 +253,7 @@ def load_english(text: str) -> English:
         "of_place": r"\s+(?:" + words(paths, "of_place")
                     + r")\s+(?:the\s+|a\s+|an\s+|their\s+|our\s+)?",
         # names
+        "modifier": r"[\s-]*(?:" + words(names, "modifiers") + r")\b",
         "any_traffic": r"\b(?:" + words(names, "any_traffic") + r")\b",
         "modal_item": r"\b(?:" + words(names, "modal") + r")\s+$",
         "kind_after": r"\s*(?:'s\s+)?(" + words(names, "kinds") + r")s?\b",
@@ -269,6 +327,13 @@ def load_english(text: str) -> English:
         patterns=patterns,
         not_names=frozenset(names["not_names"].split()),
         ones=frozenset(numbers["one"]),
+        letter_words=frozenset(
+            [p + r for p in letters + [""] for r in units["rates"]]
+            + [p + "b" for p in letters] + [w.replace(".", "") for w in times["am"] + times["pm"]]),
+        clock_fractions=dict(spoken_data["fractions"]),
+        letter_joiners={k: "" for k in spoken_data["joiners"]},
+        clock_to=frozenset(spoken_data["to"]),
+        spoken_ordinals=dict(spoken_data["ordinals"]),
         halves_said=frozenset(numbers["half"]),
         halves={**{w: "am" for w in times["am"]}, **{w: "pm" for w in times["pm"]},
                 **times["halves"]},

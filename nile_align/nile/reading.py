@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 
 from .english import English
 from .english import english as _english
+from .numerals import normalise
 from .vocabulary import ITEMS, Mention, Sentence, Vocabulary, vocabulary
 
 __all__ = ["Amount", "Hit", "Reading", "Statement", "StatedAmount", "StatedName", "Unread",
@@ -295,27 +296,81 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?\n:]\s*|^\s*[-•*]\s*)$")
 _ABBREVIATION = re.compile(r"\(\s*[A-Z][A-Z0-9.&/-]{1,7}s?\s*\)")
 
 
+#: A list's enumerator: "1)", "2.", "(ii)", "a)".
+_ENUMERATOR = re.compile(r"(?:^|(?<=\n)|(?<=:)|(?<=: ))[ \t]*(?:\(?\d{1,2}[.)]|\(?[ivx]{1,4}\)|"
+                         r"\(?[a-h]\))(?=\s)")
+
+
+#: ", the PC Telephone service": an appositive that holds a name.
+_NAMED_APPOSITIVE = re.compile(r",\s+the\s+.*[A-Z]", re.S)
+_CAPITALISED = re.compile(r"(?:\b[A-Z][\w-]*\s+){1,6}$")
+
+
+def _spelled_out(text: str, m: re.Match) -> Span | None:
+    """The words before an abbreviation in parentheses that spell it out ("the Internet
+    Control Message Protocol (ICMP)"): the abbreviation is the name, they describe it."""
+    letters = [c for c in m.group(0)[1:-1].strip().rstrip("s") if c.isalpha()]
+    before = _CAPITALISED.search(text, 0, m.start())
+    if before is None or not letters:
+        return None
+    words = list(re.finditer(r"[A-Z][\w-]*", before.group(0)))
+    for k in range(len(words)):
+        initials = [c for w in words[k:] for c in (part[0] for part in w.group(0).split("-")
+                                                     if part)]
+        if [c.casefold() for c in initials] == [c.casefold() for c in letters]:
+            return (before.start() + words[k].start(), before.start() + words[-1].end())
+    return None
+
+
 def _asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...]]:
-    """``text`` with its asides blanked, and every aside and gloss as (kind, span)."""
+    """``text`` with its asides blanked, and every aside and gloss as (kind, span). Three
+    passes, each on what the one before left: the framing (fillers, a subject line, a
+    closing and its signature, boilerplate references, enumerators), then the words around
+    the policy (a greeting, an utterance's opening words, a chat model's lead-in and
+    sign-off, context, rationale), then the glosses and examples, which stay readable."""
     found: list[tuple[str, Span]] = []
-    if (m := e["lead_in"].match(text)) is not None and m.end() > m.start():
-        found.append(("lead-in", m.span()))
-    found += [("sign-off", m.span()) for m in e["sign_off"].finditer(text)
-              if m.end() > m.start()]
-    for m in e["why"].finditer(text):
+
+    def blank(plain: str, new: list[tuple[str, Span]]) -> str:
+        found.extend(new)
+        masked = list(plain)
+        for _, (a, b) in new:
+            masked[a:b] = " " * (b - a)
+        return "".join(masked)
+
+    framing = [(kind, m.span()) for kind, name in (
+        ("filler", "fillers"), ("framing", "subject"), ("framing", "closing"),
+        ("boilerplate", "ticket_id"), ("boilerplate", "ticket_ref"),
+        ("boilerplate", "reference"), ("boilerplate", "document"),
+        ("boilerplate", "initials")) for m in e[name].finditer(text) if m.end() > m.start()]
+    framing += [("framing", m.span()) for m in _ENUMERATOR.finditer(text)]
+    plain = blank(text, framing)
+    plain = blank(plain, [("framing", m.span()) for m in e["greeting"].finditer(plain)
+                          if m.end() > m.start()])
+    plain = blank(plain, [("filler", m.span()) for m in e["openers"].finditer(plain)
+                          if m.end() > m.start()])
+    around: list[tuple[str, Span]] = []
+    if (m := e["lead_in"].match(plain)) is not None and m.end() > m.start():
+        around.append(("lead-in", m.span()))
+    around += [("sign-off", m.span()) for m in e["sign_off"].finditer(plain)
+               if m.end() > m.start()]
+    around += [("context", m.span()) for m in e["context"].finditer(plain)
+               if m.end() > m.start()]
+    for m in e["why"].finditer(plain):
         start, end = m.span()
-        if _SENTENCE_START.search(text, 0, start) and (comma := text.find(",", start, end)) > 0:
+        if _SENTENCE_START.search(plain, 0, start) and (comma := plain.find(",", start, end)) > 0:
             end = comma  # "To keep the link free, students are capped at ...": the rationale
-        found.append(("rationale", (start, end)))
-    masked = list(text)
-    for _, (a, b) in found:
-        masked[a:b] = " " * (b - a)
-    plain = "".join(masked)
+        around.append(("rationale", (start, end)))
+    plain = blank(plain, around)
     for m in re.finditer(r"\([^()]*\)", plain):
-        if e["gloss_open"].match(m.group(0)) or _ABBREVIATION.fullmatch(m.group(0)) or \
+        if _ABBREVIATION.fullmatch(m.group(0)) and (spelled := _spelled_out(plain, m)):
+            found.append(("gloss", spelled))  # "the File Transfer Protocol (FTP)"
+        elif e["gloss_open"].match(m.group(0)) or _ABBREVIATION.fullmatch(m.group(0)) or \
                 e["gloss_noun"].search(m.group(0)):
             found.append(("gloss", m.span()))
-    found += [("gloss", m.span()) for m in e["appositive"].finditer(plain)]
+    # ", a video-calling app", ", the streaming service": a description; ", the PC Telephone
+    # service" (a name in it) is the next member of a list.
+    found += [("gloss", m.span()) for m in e["appositive"].finditer(plain)
+              if not _NAMED_APPOSITIVE.match(m.group(0))]
     found += [("example", m.span()) for m in e["example"].finditer(plain)]
     return plain, tuple(sorted(found, key=lambda f: f[1]))
 
@@ -727,9 +782,16 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     e = english or _english()
     said = text
     text, asides = _asides(said, e)
+    text = normalise(text, e, _letter_words(vocab, e))
     glosses = [span for kind, span in asides if kind in ("gloss", "example")]
     words = vocab.analyse(text)
     mentions = tuple(vocab.mentions(words))
+    # A name that modifies another noun describes the work, not a fact ("the firewall
+    # queue", "a firewall rule update").
+    modifies = tuple(("gloss", m.span) for m in mentions if not m.categories <= {"targets"}
+                     and e["modifier"].match(text, m.span[1]))
+    if modifies:
+        asides = tuple(sorted(asides + modifies, key=lambda f: f[1]))
     names = [m.span for m in mentions]
     digits = _DIGITS.search(text) is not None
     # Cheap tests of what any amount, clock time or date needs, before the full patterns.
@@ -766,6 +828,13 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     clauses.append((start, len(text) + 1))
     return Reading(text, words, mentions, amounts, times, dates, hits, tuple(clauses), vocab,
                    said, asides, e)
+
+
+@functools.lru_cache(maxsize=16)
+def _letter_words(vocab: Vocabulary, e: English) -> frozenset[str]:
+    """What a run of letters said one by one may spell: a unit, a half of the day, a name of
+    the vocabulary."""
+    return e.letter_words | vocab.single_words
 
 
 def reader(maxsize: int | None = None, vocab: Vocabulary | None = None,
@@ -886,11 +955,14 @@ def _qualifier(r: Reading, a: Amount, which: str) -> Said:
 
 def _merged(r: Reading) -> list[Mention]:
     """The sentence's mentions, each name that only describes the one before it folded
-    into it: "ResNet hosts", "campus hosts", "PS2 gaming", "H.323 video calls"."""
+    into it: "ResNet hosts", "campus hosts", "PS2 gaming", "H.323 video calls". Two items
+    side by side are one only when one describes the other (related, or a generic kind of
+    item): "streaming movies H.323 video conferencing" is a list said without commas."""
     out: list[Mention] = []
     for m in r.mentions:
         if out and re.fullmatch(r"[\s/-]*(?:'s?\s*)?", r.text[out[-1].span[1]:m.span[0]]) \
-                and _family(out[-1]) == _family(m):
+                and _family(out[-1]) == _family(m) and (
+                    _family(m) == "targets" or _describes(r.vocab, out[-1], m)):
             last = out[-1]
             out[-1] = Mention(_head(r.vocab, last.keys + m.keys), last.categories,
                               (last.span[0], m.span[1]), r.text[last.span[0]:m.span[1]])
@@ -909,6 +981,13 @@ def _head(vocab: Vocabulary, keys: tuple[str, ...]) -> tuple[str, ...]:
     return specific or keys
 
 
+
+
+def _describes(vocab: Vocabulary, a: Mention, b: Mention) -> bool:
+    """Whether one of two items side by side describes the other ("POP3 email", "PS2
+    gaming")."""
+    return any(vocab.related(x, y) for x in a.keys for y in b.keys) or any(
+        vocab.is_generic(k) for k in a.keys + b.keys)
 
 
 def _family(m: Mention) -> str:

@@ -115,7 +115,9 @@ class Vocabulary:
                       **{v.casefold(): "endpoint" for v in kinds.get("endpoints", [])}}
         self.implicit = frozenset(v.casefold() for v in data.get("implicit", {}).get("targets",
                                                                                       []))
-        self.generic = frozenset(v.casefold() for v in data.get("generic", {}).get("targets", []))
+        generic = data.get("generic", {})
+        self.generic = frozenset(v.casefold() for v in generic.get("targets", []))
+        self.generic_items = frozenset(v.casefold() for v in generic.get("items", []))
         self._related = {k.casefold(): frozenset(v.casefold() for v in vs)
                          for k, vs in data.get("related", {}).items()}
         # Index: first stemmed word -> (spelling, key), longest spellings first.
@@ -144,6 +146,21 @@ class Vocabulary:
         matches = list(_WORD.finditer(text))
         return Sentence(text, tuple(self._stem(m.group(0)) for m in matches),
                         tuple(m.span() for m in matches))
+
+    @functools.cached_property
+    def single_words(self) -> frozenset[str]:
+        """The one-word names of values, as written and case-folded ("smtp", "dpi", "p2p"):
+        what a run of letters said one by one may spell."""
+        out = set()
+        for category in CATEGORIES:
+            for value, aliases in self._data.get(category, {}).items():
+                for name in [value, *aliases]:
+                    words = _WORD.findall(name.casefold())
+                    if len(words) == 1:
+                        out.add(words[0])
+                    elif len(words) > 1 and all(len(w) <= 3 for w in words):
+                        out.add("".join(words))  # "h 323" said as "h three two three"
+        return frozenset(out)
 
     def same(self, a: str, b: str) -> bool:
         """Whether two values name the same thing (equal, or one equivalence class)."""
@@ -207,9 +224,9 @@ class Vocabulary:
         return value.casefold() in self.implicit
 
     def is_generic(self, value: str) -> bool:
-        """Whether a target value may only describe the name beside it ("dorm hosts",
-        "CounterStrike servers")."""
-        return value.casefold() in self.generic
+        """Whether a value may only describe the name beside it ("dorm hosts",
+        "CounterStrike servers", "PS2 gaming")."""
+        return value.casefold() in self.generic or value.casefold() in self.generic_items
 
 
 def load(text: str) -> Vocabulary:
