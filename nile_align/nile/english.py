@@ -27,6 +27,19 @@ def _any(patterns) -> str:
 
 
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+_LITERAL_SPACE = re.compile(r"\\.|\[(?:\\.|[^\]])*\]| +\??")
+
+
+def _spaced(pattern: str) -> str:
+    """A pattern whose spaces between words match any run of spaces: the reading rewrites
+    words in place and pads them with spaces ("k b p s" is "kbps   ")."""
+    def space(m: re.Match) -> str:
+        said = m.group(0)
+        if not said.startswith(" "):
+            return said  # an escape or a character class, as written
+        return r"\s*" if said.endswith("?") else r"\s+"
+
+    return _LITERAL_SPACE.sub(space, pattern)
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,6 +77,9 @@ class English:
     families: dict[str, tuple[str, ...]] = field(default_factory=dict)
     meaning: dict[str, str] = field(default_factory=dict)
     opposite: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: The cues that state a fact of their own (a verb, a bound, a lift): words that are
+    #: no gloss.
+    fact_cues: tuple[str, ...] = ()
     #: Every other pattern the reading uses, by name (see :func:`load_english`).
     patterns: dict[str, re.Pattern] = field(default_factory=dict)
     #: Capitalised words that are no name.
@@ -80,6 +96,8 @@ class English:
     #: Words for one ("a gig") and for a half ("half a gig").
     ones: frozenset[str] = frozenset()
     halves_said: frozenset[str] = frozenset()
+    #: Numeric dates' separators that write the day first.
+    day_first: frozenset[str] = frozenset()
     #: How a half of the day is said in a clock ("pm") and with an hour ("in the morning").
     halves: dict[str, str] = field(default_factory=dict)
     spoken: dict[str, str] = field(default_factory=dict)
@@ -136,7 +154,7 @@ def load_english(text: str) -> English:
                  **data.get("fragments", {})}
 
     def fill(pattern: str) -> str:
-        return _PLACEHOLDER.sub(lambda m: fill(fragments[m.group(1)]), pattern)
+        return _spaced(_PLACEHOLDER.sub(lambda m: fill(fragments[m.group(1)]), pattern))
 
     def words(section: dict, key: str) -> str:
         """An alternation of a list's entries (patterns), placeholders filled."""
@@ -148,7 +166,11 @@ def load_english(text: str) -> English:
     asides, clauses, paths, names = data["asides"], data["clauses"], data["paths"], data["names"]
     dates = data["dates"]
     article = fill("{{article}}")
-    half = r"\s*(" + _either(times["am"] + times["pm"]) + r")?"
+    # A half of the day after an hour: spelled ("6 pm", "6 p.m.") or glued ("10a-8p").
+    half = (r"(\s*(?:" + _either(times["am"] + times["pm"]) + r")|(?:"
+            + _either(times["am_glued"] + times["pm_glued"]) + r")(?![a-z]))?")
+    minute = r"(?:(?:" + _either(times["minutes"]) + r")(\d{2}))?"
+    hour_mark = r"(?:" + _either(times["hour_marks"]) + r")"
     ordinal = r"(?:" + _any(dates["ordinals"]) + r")?"
     year = r"(?:,?\s+(?:(?:" + _any(dates["of"]) + r")\s+)?(?P<year>\d{4}))?"
     month_group = r"(?P<month>" + month + r")\.?"
@@ -171,10 +193,14 @@ def load_english(text: str) -> English:
         "spoken_zero": r"(?<![\d.,:])(\d{1,2})(\s+(?:" + _either(spoken_data["zero"])
                        + r")\s+)(\d)(?![\d.,:])",
         "clock_after": r"\s*(?:" + markers + r")(?!\w)",
-        "restated": r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)(\s*\(\s*)(\d[\d,]*(?:\.\d+)?)\s*\)",
+        "restated": r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)((?:" + _any(dates["ordinals"])
+                    + r")?\s*\(\s*)(\d[\d,]*(?:\.\d+)?)(?:" + _any(dates["ordinals"])
+                    + r")?\s*\)",
         "restated_word": r"\b(" + digit_words + r")(\s*\(\s*)(\d+)\s*\)",
         "grouped": r"(?<![\d.,])(\d{1,3})((?:[" + "".join(numbers["group_separators"])
                    + r"]\d{3})+)(?![\d.,])(?=\s*" + unit_word + ")",
+        "day_alone": r"\b(?:the\s+)?(?P<day>\d{1,2})(?:" + _any(dates["ordinals"]) + r")\b(?!\s+(?:"
+                     + _any(dates["of"]) + r"\s+)?(?:" + month + r"))",
         "letter_run": r"(?<![\w.'])(?:(?:[a-z0-9]|" + letter_tokens + r") )+(?:[a-z0-9]|"
                       + letter_tokens + r")(?![\w'])",
         "small_clock": r"\b(" + digit_words + r")\b(?=\s*(?:" + markers + r")(?!\w))",
@@ -182,7 +208,9 @@ def load_english(text: str) -> English:
                           + _either([*spoken_data["past"], *spoken_data["to"]])
                           + r")\s+(\d{1,2})\b",
         "ordinal_date": r"\b(?P<ord>" + _either(spoken_data["ordinals"]) + r")\b(?=\s+(?:"
-                        + _any(dates["of"]) + r")\s+(?:" + month + r")\b)|\b(?:" + month
+                        + _any(dates["of"]) + r")\s+(?:" + month + r")\b|\s+(?:"
+                        + words(dates, "range") + r")\s+(?:the\s+)?\d{1,2}(?:"
+                        + _any(dates["ordinals"]) + r"))|\b(?:" + month
                         + r")\.?\s+(?P<ord2>" + _either(spoken_data["ordinals"]) + r")\b",
         # amounts: a number (digits or words), "k" for thousands, its unit and "per second"
         "amount": r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\b"
@@ -197,8 +225,7 @@ def load_english(text: str) -> English:
                    + words(asides, "labels") + r")\s*:|(?:" + words(asides, "alone")
                    + r")\s*[.!,])",
         "fillers": r"\b(?:" + words(asides, "fillers") + r")\b[,.]?",
-        "openers": r"(?:^|(?<=[.!?\n:]))\s*(?:(?:" + words(asides, "openers")
-                   + r")\b[,!.]?(?:\s+|$))+",
+        "openers": r"\s*(?:(?:" + words(asides, "openers") + r")\b[,!.]?(?:\s+|$))+",
         "subject": r"(?:^|(?<=\n))[ \t]*(?:" + words(asides, "subject_labels")
                    + r")\s*:[^\n]*",
         "greeting": r"(?:^|(?<=\n))[ \t]*(?:" + words(asides, "greetings")
@@ -247,6 +274,8 @@ def load_english(text: str) -> English:
         "not_from": r"\b(?:" + words(paths, "not_from") + r")\s+$",
         "link": r"(?:\s+(?:" + words(paths, "link_nouns") + r"))?\s*(?:"
                 + words(paths, "link_marks") + r")\s*" + article,
+        "any_destination": r"(?:" + words(paths, "any_destination") + r")\b",
+        "any_source": r"(?:" + words(paths, "any_source") + r")\b",
         "between": r"\b(?:" + words(paths, "between") + r")\s+(?:the\s+)?$",
         "between_and": r"\s+(?:" + words(paths, "between_and") + r")\s+(?:the\s+)?",
         "on": r"\b(?:" + words(paths, "on") + r")\s+(?:the\s+|a\s+|an\s+)?$",
@@ -261,18 +290,25 @@ def load_english(text: str) -> English:
         "endpoint_words": words(names, "endpoint_words"),
         "group_words": words(names, "group_words"),
         # times
-        "clock": r"\b(\d{1,2})(?::(\d{2}))?" + half,
+        "clock": r"\b(\d{1,2})" + minute + half + r"(?P<mark>(?<=\d)h\b)?",
+        "clock_military": r"\b([01]\d|2[0-3])([0-5]\d)\s*" + hour_mark + r"\b",
+        "clock_dotted": r"\b([01]\d|2[0-3])\.([0-5]\d)\s*(?:" + words(times, "range")
+                        + r")\s*([01]\d|2[0-4])\.([0-5]\d)\b(?!\.\d)(?!\s*(?:" + unit_word
+                        + r"|%))",
         "spoken": r"\b(\d{1,2})(?::(\d{2}))?\s*(?:(?:" + words(times, "oclock") + r")\s*)?("
                   + _either(spoken) + r")\b",
         "range": r"(?:\b(?:" + words(times, "range_openers") + r")\s+|\(|(?<![\d:.,/-]))\b"
                  r"(\d{1,2})(?::(\d{2}))?" + half + r"\s*(?:" + words(times, "range")
                  + r")\s*(\d{1,2})(?::(\d{2}))?" + half + r"(?P<after>\s*[^\s\d)]+)?",
         "not_hours": r"\s*(?:" + words(times, "not_hours") + ")",
-        "military": r"\b([01]\d|2[0-4])([0-5]\d)\s*(?:" + words(times, "military")
-                    + r")\s*([01]\d|2[0-4])([0-5]\d)\b(?!\s*(?:[a-z]|/))",
+        "military": r"\b([01]\d|2[0-4])([0-5]\d)" + hour_mark + r"?\s*(?:"
+                    + words(times, "military") + r")\s*([01]\d|2[0-4])([0-5]\d)(?:"
+                    + hour_mark + r"\b)?(?!\d)(?!\s*(?:" + unit_word + r"|/))",
         "half_word": r"\b(?:" + _either(times["halves"]) + r")s?\b",
         "range_opening": r"(?:\b(?:" + words(times, "range_openers") + r")\s+|\()$",
-        "time_hint": r":|\d\s*(?:" + _either(times["am"] + times["pm"]) + r")|\b(?:"
+        "time_hint": r":|\d\s*(?:" + _either(times["am"] + times["pm"]) + r")|\d(?:"
+                     + _either(times["am_glued"] + times["pm_glued"] + times["hour_marks"])
+                     + r")(?![a-z])|\b(?:"
                      + _either([*times["named"], *times["halves"]])
                      + r")\b|\d\s*(?:" + words(times, "range") + r")\s*\d|\d{4}",
         # dates
@@ -285,6 +321,12 @@ def load_english(text: str) -> English:
         "day_range_after": r"\b(?P<d1>\d{1,2})" + ordinal + r"\s*(?:"
                            + words(dates, "range_after") + r")\s*(?:the\s+)?(?P<d2>\d{1,2})"
                            + ordinal + r"\s+" + of + month_group + r"\b" + year,
+        "month_year_days": r"\b" + month_group + r"\s+(?P<year>\d{4})\s*(?:\(|,)?\s*(?:the\s+)?"
+                           r"(?P<d1>\d{1,2})" + ordinal + r"\s*(?:" + words(dates, "range_after")
+                           + r")\s*(?:the\s+)?(?P<d2>\d{1,2})" + ordinal
+                           + r"(?:\s*/\s*\d{1,2})?\s*\)?",
+        "whole_month": r"\b(?:" + words(dates, "whole_month") + r")\s+(?:the\s+)?"
+                       + month_group + r"\s+(?P<year>\d{4})\b(?!\s*\(\s*\d)",
         "date_hint": r"\d{4}|\d[/.]\d|\b(?:" + "|".join(sorted({m[:3] for m in months}))
                      + ")",
     }
@@ -322,6 +364,8 @@ def load_english(text: str) -> English:
         cue={name: re.compile(r"(?=[a-z0-9/])" + p, re.I) for name, p in cues.items()},
         cue_lower={name: re.compile(r"(?=[a-z0-9/])" + p) for name, p in cues.items()},
         families={k: tuple(v) for k, v in verbs["families"].items()},
+        fact_cues=tuple(dict.fromkeys([*(c for f in verbs["families"].values() for c in f),
+                                       "weak_block", "lift", "max", "min", "when"])),
         meaning=dict(verbs["meaning"]),
         opposite={k: dict(v) for k, v in verbs["opposite"].items()},
         patterns=patterns,
@@ -335,9 +379,10 @@ def load_english(text: str) -> English:
         clock_to=frozenset(spoken_data["to"]),
         spoken_ordinals=dict(spoken_data["ordinals"]),
         halves_said=frozenset(numbers["half"]),
-        halves={**{w: "am" for w in times["am"]}, **{w: "pm" for w in times["pm"]},
-                **times["halves"]},
+        halves={**{w: "am" for w in times["am"] + times["am_glued"]},
+                **{w: "pm" for w in times["pm"] + times["pm_glued"]}, **times["halves"]},
         spoken=spoken,
+        day_first=frozenset(dates["day_first"]),
         source=text,
     )
 

@@ -301,8 +301,7 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
     for m in ctx.mentions:
         if m.span in ctx.claimed or r.described(m.span) or any(vocab.names(m, v) for v in mine):
             continue
-        if any(_adjacent(m, c, ctx.text) and any(vocab.related(k, j) for k in m.keys
-                                                  for j in c.keys) for c in claimed):
+        if any(_adjacent(m, c, ctx.text) and vocab.describes(m.keys, c.keys) for c in claimed):
             continue
         if m.categories == {"targets"}:
             if any(vocab.is_implicit(k) for k in m.keys) or any(

@@ -35,16 +35,18 @@ def normalise(text: str, e: English, known: frozenset[str] = frozenset()) -> str
     converted: list[tuple[int, int]] = []
     if e["number_hint"].search(text):
         converted = _words_to_digits(text, chars, e)
-        if converted:
-            _pairs("".join(chars), chars, converted, e)
     out = "".join(chars)
+    if known and e["letter_run"].search(out):
+        out = e["letter_run"].sub(lambda m: _letters(m, e, known), out)
+    if converted:
+        chars = list(out)
+        _pairs(out, chars, converted, e)
+        out = "".join(chars)
     if e["restated"].search(out) or e["restated_word"].search(out):
         out = _restated(out, e)
     if e["grouped"].search(out):
         out = e["grouped"].sub(lambda m: _pad(m.group(1) + re.sub(r"\D", "", m.group(2)),
                                               m.group(0)), out)
-    if known and e["letter_run"].search(out):
-        out = e["letter_run"].sub(lambda m: _letters(m, e, known), out)
     if e["small_clock"].search(out):
         out = e["small_clock"].sub(
             lambda m: _pad(str(e.number_units[m.group(1).casefold()]), m.group(1)), out)
@@ -121,7 +123,8 @@ def _restated(text: str, e: English) -> str:
         if value is None or float(value) != float(digits.replace(",", "")):
             return m.group(0)
         number = said if not said.isalpha() else str(value)
-        return _pad(number, said) + " " * (m.end() - m.start(2))
+        suffix = m.group(2)[:len(m.group(2)) - len(m.group(2).lstrip("abcdefghijklmnopqrstuvwxyz"))]
+        return _pad(number, said) + suffix + " " * (m.end() - m.start(2) - len(suffix))
 
     text = e["restated"].sub(same, text)
     return e["restated_word"].sub(same, text)

@@ -17,6 +17,7 @@ No model. Values are named through the vocabularies of ``grammar/vocabulary.toml
 
 from __future__ import annotations
 
+import calendar
 import dataclasses
 import functools
 import re
@@ -167,7 +168,8 @@ def _range(m: re.Match, e: English) -> tuple[str, str] | None:
     5"); None when the range does not say which half of the day ("from 6 to 10")."""
     h1, m1, a1, h2, m2, a2 = m.group(1, 2, 3, 4, 5, 6)
     first, second = (int(h1), int(m1 or 0)), (int(h2), int(m2 or 0))
-    a1, a2 = e.halves.get((a1 or "").lower(), ""), e.halves.get((a2 or "").lower(), "")
+    a1 = e.halves.get((a1 or "").strip().lower(), "")
+    a2 = e.halves.get((a2 or "").strip().lower(), "")
     if a1 and a2:
         return None  # both are clock times already
     if a1 or a2:
@@ -201,11 +203,16 @@ def _times(text: str, e: English) -> list[tuple[str, Span]]:
     found: dict[Span, str] = {}
     for m in e["clock"].finditer(text):
         hour, minute = int(m.group(1)), int(m.group(2) or 0)
-        half = e.halves.get((m.group(3) or "").lower(), "")
-        if not m.group(2) and not half:
+        half = e.halves.get((m.group(3) or "").strip().lower(), "")
+        if not m.group(2) and not half and not m.group("mark"):
             continue  # a bare number is not a time
         if (clock := _clock(hour, minute, half)) is not None:
             found[m.span()] = clock
+    for m in e["clock_military"].finditer(text):  # "2130h", "0800 hrs"
+        found[m.span()] = f"{m.group(1)}:{m.group(2)}"
+    for m in e["clock_dotted"].finditer(text):  # "between 06.30 and 09.00"
+        for k in (1, 3):
+            found[m.span(k)[0], m.span(k + 1)[1]] = f"{m.group(k)}:{m.group(k + 1)}"
     for m in e["spoken"].finditer(text):
         half, hour = e.spoken[m.group(3).lower()], int(m.group(1))
         if half == "night":
@@ -229,7 +236,13 @@ def _times(text: str, e: English) -> list[tuple[str, Span]]:
                 found[(start, end)] = pair[k]
     for m in e.named_time.finditer(text):
         found[m.span()] = e.named_times[m.group(0).lower()]
-    return sorted(((c, s) for s, c in found.items()), key=lambda t: t[1])
+    out: list[tuple[str, Span]] = []
+    # One time read two ways is one time, the longer reading ("4:15 in the afternoon").
+    for span, clock in sorted(found.items(), key=lambda f: (f[0][0], -f[0][1])):
+        if out and out[-1][1][0] < span[1] and span[0] < out[-1][1][1]:
+            continue
+        out.append((clock, span))
+    return out
 
 
 #: Numeric dates, day/month/year or month/day/year: "01/06/2024", "6/15/2024".
@@ -253,6 +266,17 @@ def _dates(text: str, e: English) -> list[tuple[Date, Span]]:
             for span, d in ((first, "d1"), (second, "d2")):
                 if 1 <= int(m.group(d)) <= 31:
                     found[span] = (y, month, int(m.group(d)))
+    for m in e["month_year_days"].finditer(text):  # "November 2025 (1 till 30)"
+        month, year = e.months[m.group("month").casefold()], int(m.group("year"))
+        for d in ("d1", "d2"):
+            if 1 <= int(m.group(d)) <= 31:
+                found[m.span(d)] = (year, month, int(m.group(d)))
+    for m in e["whole_month"].finditer(text):  # "all of March 2025": its first and last day
+        if any(a < m.end() and m.start() < b for a, b in found):
+            continue
+        month, year = e.months[m.group("month").casefold()], int(m.group("year"))
+        found[m.span("month")] = (year, month, 1)
+        found[m.span("year")] = (year, month, calendar.monthrange(year, month)[1])
     for name in ("date_month_day", "date_day_month", "date_iso"):
         for m in e[name].finditer(text):
             if any(a < m.end() and m.start() < b for a, b in found):
@@ -264,15 +288,25 @@ def _dates(text: str, e: English) -> list[tuple[Date, Span]]:
             if 1 <= month <= 12 and 1 <= day <= 31:
                 found[m.span()] = (int(year) if year else None, month, day)
     slashed = [(m, int(m.group(1)), int(m.group(2))) for m in _SLASH_DATE.finditer(text)]
-    # Day/month or month/day: a number above 12 decides, for every date of the sentence.
+    # Day/month or month/day: a number above 12 decides, for every date of the sentence,
+    # else the separator where it writes the day first ("10.05.2024").
     day_first = True if any(a > 12 for _, a, _ in slashed) else \
-        False if any(b > 12 for _, _, b in slashed) else None
+        False if any(b > 12 for _, _, b in slashed) else \
+        True if any(m.group(0)[len(m.group(1))] in e.day_first for m, _, _ in slashed) \
+        else None
     if day_first is not None:  # else the sentence does not say which (left unread)
         for m, a, b in slashed:
             day, month = (a, b) if day_first else (b, a)
             if 1 <= month <= 12 and 1 <= day <= 31 and not any(
                     x < m.end() and m.start() < y for x, y in found):
                 found[m.span()] = (int(m.group(3)), month, day)
+    if found:  # "from May 10th 2024 to the 20th": a day alone takes the date's month before it
+        for m in e["day_alone"].finditer(text):
+            before = [d for span, d in found.items() if span[1] <= m.start()]
+            if before and not any(a < m.end() and m.start() < b for a, b in found) and \
+                    1 <= int(m.group("day")) <= 31:
+                year, month, _ = before[-1]
+                found[m.span()] = (year, month, int(m.group("day")))
     dated = sorted(found.items())
     out = []
     for k, (span, (year, month, day)) in enumerate(dated):
@@ -297,10 +331,11 @@ _ABBREVIATION = re.compile(r"\(\s*[A-Z][A-Z0-9.&/-]{1,7}s?\s*\)")
 
 
 #: A list's enumerator: "1)", "2.", "(ii)", "a)".
-_ENUMERATOR = re.compile(r"(?:^|(?<=\n)|(?<=:)|(?<=: ))[ \t]*(?:\(?\d{1,2}[.)]|\(?[ivx]{1,4}\)|"
+_ENUMERATOR = re.compile(r"(?:^|(?<=\n)|(?<=: )|(?<=, ))[ \t]*(?:\(?\d{1,2}[.)]|\(?[ivx]{1,4}\)|"
                          r"\(?[a-h]\))(?=\s)")
 
 
+_UTTERANCE = re.compile(r"[.!?\n:]")
 #: ", the PC Telephone service": an appositive that holds a name.
 _NAMED_APPOSITIVE = re.compile(r",\s+the\s+.*[A-Z]", re.S)
 _CAPITALISED = re.compile(r"(?:\b[A-Z][\w-]*\s+){1,6}$")
@@ -346,8 +381,12 @@ def _asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...]]:
     plain = blank(text, framing)
     plain = blank(plain, [("framing", m.span()) for m in e["greeting"].finditer(plain)
                           if m.end() > m.start()])
-    plain = blank(plain, [("filler", m.span()) for m in e["openers"].finditer(plain)
-                          if m.end() > m.start()])
+    # An utterance opens at the start, after a sentence or a line, and after a filler ("uh
+    # so the internet endpoint ...").
+    starts = {0, *(m.end() for m in _UTTERANCE.finditer(plain)),
+              *(b for kind, (_, b) in framing if kind == "filler")}
+    plain = blank(plain, [("filler", m.span()) for pos in sorted(starts)
+                          if (m := e["openers"].match(plain, pos)) and m.end() > m.start()])
     around: list[tuple[str, Span]] = []
     if (m := e["lead_in"].match(plain)) is not None and m.end() > m.start():
         around.append(("lead-in", m.span()))
@@ -783,15 +822,10 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     said = text
     text, asides = _asides(said, e)
     text = normalise(text, e, _letter_words(vocab, e))
-    glosses = [span for kind, span in asides if kind in ("gloss", "example")]
     words = vocab.analyse(text)
     mentions = tuple(vocab.mentions(words))
-    # A name that modifies another noun describes the work, not a fact ("the firewall
-    # queue", "a firewall rule update").
-    modifies = tuple(("gloss", m.span) for m in mentions if not m.categories <= {"targets"}
-                     and e["modifier"].match(text, m.span[1]))
-    if modifies:
-        asides = tuple(sorted(asides + modifies, key=lambda f: f[1]))
+    asides = _described(text, mentions, asides, e)
+    glosses = [span for kind, span in asides if kind in ("gloss", "example")]
     names = [m.span for m in mentions]
     digits = _DIGITS.search(text) is not None
     # Cheap tests of what any amount, clock time or date needs, before the full patterns.
@@ -828,6 +862,37 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     clauses.append((start, len(text) + 1))
     return Reading(text, words, mentions, amounts, times, dates, hits, tuple(clauses), vocab,
                    said, asides, e)
+
+
+_PARENTHESIS = re.compile(r"\s*\(([^()]*)\)")
+#: A number of its own (not in a name such as "POP3").
+_NUMBER = re.compile(r"(?<![A-Za-z])\d")
+
+
+def _described(text: str, mentions: tuple[Mention, ...], asides: tuple[tuple[str, Span], ...],
+               e: English) -> tuple[tuple[str, Span], ...]:
+    """The asides with what the names of the sentence show to describe: a name that
+    modifies another noun ("the firewall queue", "a firewall rule update") describes the
+    work; a parenthesis right after an item that names items only ("POPS (secure POP3
+    mail)") describes the item (one with a verb, an amount or a list in it is a fact:
+    "FTP (and SSH)", "(students only)")."""
+    new = [("gloss", m.span) for m in mentions if not m.categories <= {"targets"}
+           and e["modifier"].match(text, m.span[1])]
+    for m in mentions:
+        if m.categories <= {"targets"}:
+            continue
+        paren = _PARENTHESIS.match(text, m.span[1])
+        inside_names = [x for x in mentions if paren is not None
+                        and x.span[0] >= paren.start(1) and x.span[1] <= paren.end(1)]
+        if not inside_names or any(x.categories <= {"targets"} for x in inside_names) or any(
+                a <= paren.start(1) < b for _, (a, b) in asides):
+            continue
+        inside = paren.group(1)
+        if _NUMBER.search(inside) or e["clause"].search(inside) or any(
+                e.cue_lower[name].search(inside.lower()) for name in e.fact_cues):
+            continue
+        new.append(("gloss", (paren.start(1) - 1, paren.end())))
+    return tuple(sorted(asides + tuple(new), key=lambda f: f[1])) if new else asides
 
 
 @functools.lru_cache(maxsize=16)
@@ -869,11 +934,13 @@ def _state(r: Reading) -> Statement:
             role = "from" if r.marked(m.span, "from") else "to" if r.marked(m.span, "to") \
                 else None
             targets.append(StatedName(m.key, m.keys, "targets", m.span, m.text, None, role))
+    ends = []
     for h in r.cues("any_end"):
-        role = "from" if r.marked(h.span, "from") else "to" if r.marked(h.span, "to") else None
-        if role is not None:
-            targets.append(StatedName("any", ("any",), "targets", h.span, h.text, None, role))
-    targets = _roles(r, targets)
+        role = "from" if r.marked(h.span, "from") else "to" if r.marked(h.span, "to") else \
+            "to" if r.english["any_destination"].match(h.text) else \
+            "from" if r.english["any_source"].match(h.text) else None
+        ends.append(StatedName("any", ("any",), "targets", h.span, h.text, None, role))
+    targets = _roles(r, targets, ends)
     acl_hit, chain_hit = r.verb("acl"), r.verb("chain")
     if acl_hit is not None and not r.amounts and not items:
         # "cannot send any traffic", "everything is blocked", a path blocked with no item
@@ -962,7 +1029,7 @@ def _merged(r: Reading) -> list[Mention]:
     for m in r.mentions:
         if out and re.fullmatch(r"[\s/-]*(?:'s?\s*)?", r.text[out[-1].span[1]:m.span[0]]) \
                 and _family(out[-1]) == _family(m) and (
-                    _family(m) == "targets" or _describes(r.vocab, out[-1], m)):
+                    _family(m) == "targets" or r.vocab.describes(out[-1].keys, m.keys)):
             last = out[-1]
             out[-1] = Mention(_head(r.vocab, last.keys + m.keys), last.categories,
                               (last.span[0], m.span[1]), r.text[last.span[0]:m.span[1]])
@@ -981,13 +1048,6 @@ def _head(vocab: Vocabulary, keys: tuple[str, ...]) -> tuple[str, ...]:
     return specific or keys
 
 
-
-
-def _describes(vocab: Vocabulary, a: Mention, b: Mention) -> bool:
-    """Whether one of two items side by side describes the other ("POP3 email", "PS2
-    gaming")."""
-    return any(vocab.related(x, y) for x in a.keys for y in b.keys) or any(
-        vocab.is_generic(k) for k in a.keys + b.keys)
 
 
 def _family(m: Mention) -> str:
@@ -1017,14 +1077,19 @@ def _stated_item(r: Reading, m: Mention) -> StatedName:
     return StatedName(m.key, m.keys, min(m.categories - {"targets"}), m.span, m.text, None)
 
 
-def _roles(r: Reading, targets: list[StatedName]) -> list[StatedName]:
+def _roles(r: Reading, targets: list[StatedName], ends: list[StatedName]) -> list[StatedName]:
     """Roles on a path: "X to Y" makes X the source; one end marked and one other target
-    named makes that target the other end ("Guests cannot send traffic to the servers")."""
+    named makes that target the other end ("Guests cannot send traffic to the servers").
+    ``ends``: the 'any' ends the sentence names ("anywhere", "any destination"), each a
+    path end only where a word or a link gives it a role ("from anywhere", "wifi → any
+    dest")."""
+    targets = sorted(targets + ends, key=lambda t: t.span)
     for x, t in enumerate(targets):
         for y in range(x + 1, len(targets)):
             u = targets[y]
             if t.role is None and u.role is None and r.linked(t.span, u.span):
                 targets[x], targets[y] = _role(t, "from"), _role(u, "to")
+    targets = [t for t in targets if t.role is not None or not any(t is e for e in ends)]
     marked = [t for t in targets if t.role is not None]
     bare = [t for t in targets if t.role is None]
     named = [t for t in bare if not any(r.vocab.is_implicit(k) for k in t.keys)]

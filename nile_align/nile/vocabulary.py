@@ -149,8 +149,9 @@ class Vocabulary:
 
     @functools.cached_property
     def single_words(self) -> frozenset[str]:
-        """The one-word names of values, as written and case-folded ("smtp", "dpi", "p2p"):
-        what a run of letters said one by one may spell."""
+        """The one-word names of values and the short words of longer ones, as written and
+        case-folded ("smtp", "dpi", "p2p", "msn", "pc"): what a run of letters said one by
+        one may spell."""
         out = set()
         for category in CATEGORIES:
             for value, aliases in self._data.get(category, {}).items():
@@ -158,8 +159,11 @@ class Vocabulary:
                     words = _WORD.findall(name.casefold())
                     if len(words) == 1:
                         out.add(words[0])
-                    elif len(words) > 1 and all(len(w) <= 3 for w in words):
-                        out.add("".join(words))  # "h 323" said as "h three two three"
+                    elif len(words) > 1:
+                        # "MSN chat" said as "m s n chat", "h 323" as "h three two three"
+                        out.update(w for w in words if len(w) <= 4)
+                        if all(len(w) <= 3 for w in words):
+                            out.add("".join(words))
         return frozenset(out)
 
     def same(self, a: str, b: str) -> bool:
@@ -175,6 +179,14 @@ class Vocabulary:
     def related(self, a: str, b: str) -> bool:
         a, b = a.casefold(), b.casefold()
         return b in self._related.get(a, ()) or a in self._related.get(b, ())
+
+    def describes(self, a: Iterable[str], b: Iterable[str]) -> bool:
+        """Whether one of two names side by side (their values ``a`` and ``b``) describes the
+        other: related items ("POP3 email"), or a generic kind of item beside a specific one
+        ("PS2 gaming", "the CounterStrike game")."""
+        a, b = tuple(a), tuple(b)
+        return any(self.related(x, y) for x in a for y in b) or any(
+            v.casefold() in self.generic_items for v in a + b)
 
     def _forms(self, value: str) -> frozenset[tuple[str, ...]]:
         """Every stemmed spelling of ``value`` and of its equivalents (the value's own words
