@@ -77,6 +77,9 @@ class English:
     families: dict[str, tuple[str, ...]] = field(default_factory=dict)
     meaning: dict[str, str] = field(default_factory=dict)
     opposite: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: Rules for words two cue families share (grammar/english.toml [[overlaps]]): the two
+    #: cues, what the clause names for the rule to apply, the cue kept.
+    overlaps: tuple[tuple[str, tuple[str, str], str, str], ...] = ()
     #: The cues that state a fact of their own (a verb, a bound, a lift): words that are
     #: no gloss.
     fact_cues: tuple[str, ...] = ()
@@ -196,6 +199,8 @@ def load_english(text: str) -> English:
         "restated": r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)((?:" + _any(dates["ordinals"])
                     + r")?\s*\(\s*)(\d[\d,]*(?:\.\d+)?)(?:" + _any(dates["ordinals"])
                     + r")?\s*\)",
+        "restated_clock": r"\b\d{1,2}\s+(?:" + words(times, "oclock")
+                          + r")(?=[^()\d]{0,40}\(\s*\d{1,2}:\d{2}\s*\))",
         "restated_word": r"\b(" + digit_words + r")(\s*\(\s*)(\d+)\s*\)",
         "grouped": r"(?<![\d.,])(\d{1,3})((?:[" + "".join(numbers["group_separators"])
                    + r"]\d{3})+)(?![\d.,])(?=\s*" + unit_word + ")",
@@ -243,6 +248,8 @@ def load_english(text: str) -> English:
         "document": r"(?-i:\b(?:[A-Z][\w&'-]*\s+){1,5}(?:" + _any(
             w[:1].upper() + w[1:] for w in asides["documents"]) + r")\b)(?:\s+(?-i:[A-Z]{1,6}"
                     r"-?\d[\w.-]*))?",
+        "heading": r"(?:^|(?<=\n))[ \t]*(?:" + words(asides, "headings")
+                   + r")[ \t]+(?-i:[A-Z][\w'-]*)(?:[ \t]+(?-i:[A-Z][\w'-]*)){0,5}[ \t]*[.:]",
         "initials": r"(?-i:\b(?:" + _any(asides["initials"]) + r")s?\b)",
         "sign_off": r"(?:^|(?<=[.!?\n]))\s*(?:" + words(asides, "sign_offs")
                     + r")[^.!?\n]*(?:[.!?]+|$)",
@@ -276,6 +283,7 @@ def load_english(text: str) -> English:
                 + words(paths, "link_marks") + r")\s*" + article,
         "any_destination": r"(?:" + words(paths, "any_destination") + r")\b",
         "any_source": r"(?:" + words(paths, "any_source") + r")\b",
+        "path_of": r"(?:" + words(paths, "path_of") + r")\b",
         "between": r"\b(?:" + words(paths, "between") + r")\s+(?:the\s+)?$",
         "between_and": r"\s+(?:" + words(paths, "between_and") + r")\s+(?:the\s+)?",
         "on": r"\b(?:" + words(paths, "on") + r")\s+(?:the\s+|a\s+|an\s+)?$",
@@ -364,6 +372,8 @@ def load_english(text: str) -> English:
         cue={name: re.compile(r"(?=[a-z0-9/])" + p, re.I) for name, p in cues.items()},
         cue_lower={name: re.compile(r"(?=[a-z0-9/])" + p) for name, p in cues.items()},
         families={k: tuple(v) for k, v in verbs["families"].items()},
+        overlaps=tuple((o["name"], (o["cues"][0], o["cues"][1]), o["when"], o["keep"])
+                       for o in data.get("overlaps", [])),
         fact_cues=tuple(dict.fromkeys([*(c for f in verbs["families"].values() for c in f),
                                        "weak_block", "lift", "max", "min", "when"])),
         meaning=dict(verbs["meaning"]),

@@ -44,6 +44,8 @@ def normalise(text: str, e: English, known: frozenset[str] = frozenset()) -> str
         out = "".join(chars)
     if e["restated"].search(out) or e["restated_word"].search(out):
         out = _restated(out, e)
+    if e["restated_clock"].search(out):  # "ten o'clock (10:00)": the clock in parentheses
+        out = e["restated_clock"].sub(lambda m: " " * len(m.group(0)), out)
     if e["grouped"].search(out):
         out = e["grouped"].sub(lambda m: _pad(m.group(1) + re.sub(r"\D", "", m.group(2)),
                                               m.group(0)), out)

@@ -268,9 +268,10 @@ def _dates(text: str, e: English) -> list[tuple[Date, Span]]:
                     found[span] = (y, month, int(m.group(d)))
     for m in e["month_year_days"].finditer(text):  # "November 2025 (1 till 30)"
         month, year = e.months[m.group("month").casefold()], int(m.group("year"))
+        spans = {"d1": (m.start(), m.end("d1")), "d2": m.span("d2")}
         for d in ("d1", "d2"):
             if 1 <= int(m.group(d)) <= 31:
-                found[m.span(d)] = (year, month, int(m.group(d)))
+                found[spans[d]] = (year, month, int(m.group(d)))
     for m in e["whole_month"].finditer(text):  # "all of March 2025": its first and last day
         if any(a < m.end() and m.start() < b for a, b in found):
             continue
@@ -331,8 +332,8 @@ _ABBREVIATION = re.compile(r"\(\s*[A-Z][A-Z0-9.&/-]{1,7}s?\s*\)")
 
 
 #: A list's enumerator: "1)", "2.", "(ii)", "a)".
-_ENUMERATOR = re.compile(r"(?:^|(?<=\n)|(?<=: )|(?<=, ))[ \t]*(?:\(?\d{1,2}[.)]|\(?[ivx]{1,4}\)|"
-                         r"\(?[a-h]\))(?=\s)")
+_ENUMERATOR = re.compile(r"(?:^|(?<=\n)|(?<=: )|(?<=, )|(?<=; )|(?<=\sand )|(?<=\sor ))[ \t]*"
+                         r"(?:\(?\d{1,2}[.)]|\(?[ivx]{1,4}\)|\(?[a-h]\))(?=\s)")
 
 
 _UTTERANCE = re.compile(r"[.!?\n:]")
@@ -374,6 +375,7 @@ def _asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...]]:
 
     framing = [(kind, m.span()) for kind, name in (
         ("filler", "fillers"), ("framing", "subject"), ("framing", "closing"),
+        ("boilerplate", "heading"),
         ("boilerplate", "ticket_id"), ("boilerplate", "ticket_ref"),
         ("boilerplate", "reference"), ("boilerplate", "document"),
         ("boilerplate", "initials")) for m in e[name].finditer(text) if m.end() > m.start()]
@@ -775,6 +777,8 @@ class Reading:
         if marker == "to" and m.group(0)[:3].casefold() == "to " and e["not_to"].search(
                 self.text, 0, m.start()):
             return None
+        if marker == "to" and e["path_of"].match(self.text, span[1]):
+            return None  # "into the labs' path": whose path, not where it goes
         return Hit(marker, m.start(), span[1], self.text[m.start():span[1]])
 
     def linked(self, first: Span, second: Span) -> bool:
@@ -820,8 +824,7 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     vocab = vocab or vocabulary()
     e = english or _english()
     said = text
-    text, asides = _asides(said, e)
-    text = normalise(text, e, _letter_words(vocab, e))
+    text, asides = _asides(normalise(said, e, _letter_words(vocab, e)), e)
     words = vocab.analyse(text)
     mentions = tuple(vocab.mentions(words))
     asides = _described(text, mentions, asides, e)
@@ -832,6 +835,12 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     amounts = tuple(_amounts(text, e)) if digits or e["unit_word"].search(text) else ()
     times = tuple(_times(text, e)) if e["time_hint"].search(text) else ()
     dates = tuple(_dates(text, e)) if digits and e["date_hint"].search(text) else ()
+    clauses, start = [], 0
+    for m in e["clause"].finditer(text):
+        if _WORD.search(text, start, m.start()):  # a clause has words ("A, but B": 2)
+            clauses.append((start, m.start()))
+            start = m.start()
+    clauses.append((start, len(text) + 1))
     hits: dict[str, tuple[Hit, ...]] = {}
     lower = text.lower()
     patterns, seen = (e.cue_lower, lower) if len(lower) == len(text) else (e.cue, text)
@@ -854,14 +863,45 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
                   for span in names if (m := e["modal_item"].search(text, 0, span[0])))
     if verbs:
         hits["allow"] = tuple(sorted(hits.get("allow", ()) + verbs, key=lambda h: h.start))
-    clauses, start = [], 0
-    for m in e["clause"].finditer(text):
-        if _WORD.search(text, start, m.start()):  # a clause has words ("A, but B": 2)
-            clauses.append((start, m.start()))
-            start = m.start()
-    clauses.append((start, len(text) + 1))
+    if e.overlaps:
+        hits = _overlaps(hits, clauses, mentions, amounts, e)
     return Reading(text, words, mentions, amounts, times, dates, hits, tuple(clauses), vocab,
                    said, asides, e)
+
+
+def _overlaps(hits: dict[str, tuple[Hit, ...]], clauses: list[Span],
+              mentions: tuple[Mention, ...], amounts: tuple[Amount, ...],
+              e: English) -> dict[str, tuple[Hit, ...]]:
+    """Words two cue families share, each made one of them by the first rule of
+    ``e.overlaps`` that applies to its clause ("restricted to 9 bps" bounds, "FTP is
+    restricted" blocks)."""
+    def names(clause: Span) -> set[str]:
+        a, b = clause
+        said = {"amount"} if any(a <= x.span[0] < b for x in amounts) else set()
+        for m in mentions:
+            if a <= m.span[0] < b:
+                said |= {"middlebox"} if "middleboxes" in m.categories else set()
+                said |= {"item"} if m.categories & ITEMS else set()
+        return said
+
+    dropped: set[tuple[str, Span]] = set()
+    for first, second in {pair for _, pair, _, _ in e.overlaps}:
+        for h in hits.get(first, ()):
+            for g in hits.get(second, ()):
+                if not (h.start < g.end and g.start < h.end):
+                    continue
+                clause = next((c for c in clauses if c[0] <= h.start < c[1]), clauses[-1])
+                said = names(clause)
+                rule = next((r for r in e.overlaps if r[1] == (first, second) and r[2] in said),
+                            None)
+                if rule is not None:
+                    loser = g if rule[3] == first else h
+                    dropped.add((loser.name, loser.span))
+    if not dropped:
+        return hits
+    out = {name: tuple(h for h in found if (name, h.span) not in dropped)
+           for name, found in hits.items()}
+    return {name: found for name, found in out.items() if found}
 
 
 _PARENTHESIS = re.compile(r"\s*\(([^()]*)\)")
