@@ -119,21 +119,37 @@ def test_a_fact_the_translation_adds_is_caught_without_a_second_translation():
 
 
 def test_cond5_fires_for_a_real_difference_whatever_the_model_says():
-    # The model vouches for N6 (the facts cannot find file transfer in it) and calls N1 and
-    # N6 paraphrases both ways; but N1 names file transfer and N6 does not: a real difference,
-    # and the flag says on which fact the translations differ.
-    scores = {(I1, N1): 1, (I1, N6): 1, **yes((N1, N6)), (I2, M1): 1, (I2, M2): 1,
+    # An expert aligned N5 (it adds the wireless network) and the model calls N1 and N5
+    # paraphrases both ways; but N5 names the wireless network and N1 does not: a real
+    # difference, and the flag says on which fact the translations differ.
+    scores = {(I1, N1): 1, (I1, N5): 1, **yes((N1, N5)), (I2, M1): 1, (I2, M2): 1,
               **yes((M1, M2))}
-    g, flags, _, _ = run([(I1, N1), (I1, N6), (I2, M1), (I2, M2)], scores, candidates=0)
-    assert rules(flags) == [("cond5", tuple(sorted((N1, N6))))]
-    assert {s["score"] for s in flags[0].scores if s["kind"] == "para"} == {2.0}
-    differ = [d for d in flags[0].differ if d["status"] == "lost"]
+    g, flags, _, _ = run([(I1, N1), (I1, N5, "1"), (I2, M1), (I2, M2)], scores, candidates=0)
+    assert rules(flags) == [("cond5", tuple(sorted((N1, N5)))),
+                            ("gold_disagreement", (N5,))]
+    (flag,) = [f for f in flags if f.rule == "cond5"]
+    assert {s["score"] for s in flag.scores if s["kind"] == "para"} == {2.0}
+    differ = [d for d in flag.differ if d["status"] == "lost"]
     assert [(d["kind"], d["fact"], d["in"], d["intent"]) for d in differ] == [
-        ("item", "file transfer", N1, "has")]
+        ("target", "wireless", N5, "lacks")]
     summary = summarize(g, flags)
     assert summary["triplets"] == {"total": 2, "checked": 2, "fail_cond5": 1, "fail_cond6": 0,
                                    "satisfied": 1, "satisfied_share": 0.5, "unchecked": {},
                                    "paper": PAPER}
+
+
+def test_no_cond5_on_a_difference_the_rules_could_not_read():
+    # The model vouches for N6 (the facts cannot find file transfer in it) and calls N1 and
+    # N6 paraphrases: N1 names file transfer and N6 does not, but "WinSCP", which the rules
+    # cannot read, may be its name. What is not read is never a fact: the facts leave the
+    # pair unclear (not a loss), the model decides, and nothing is flagged.
+    scores = {(I1, N1): 1, (I1, N6): 1, **yes((N1, N6))}
+    g, flags, _, _ = run([(I1, N1), (I1, N6)], scores, candidates=0)
+    assert [f.rule for f in flags] == []
+    edge = g.edges[sentence_id(N1), sentence_id(N6)]
+    by_facts = {edge["facts_uv"]["verdict"], edge["facts_vu"]["verdict"]}
+    assert "uncertain" in by_facts and "not_paraphrase" not in by_facts
+    assert edge["verdict"] == "paraphrase"
 
 
 def test_a_model_that_disputes_the_facts_leaves_the_paraphrase_uncertain():

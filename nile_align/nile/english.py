@@ -99,6 +99,8 @@ class English:
     #: Words for one ("a gig") and for a half ("half a gig").
     ones: frozenset[str] = frozenset()
     halves_said: frozenset[str] = frozenset()
+    #: The names of the days of the week ("mon", "monday"): time words, no names.
+    weekdays: frozenset[str] = frozenset()
     #: Numeric dates' separators that write the day first.
     day_first: frozenset[str] = frozenset()
     #: How a half of the day is said in a clock ("pm") and with an hour ("in the morning").
@@ -233,6 +235,8 @@ def load_english(text: str) -> English:
         "openers": r"\s*(?:(?:" + words(asides, "openers") + r")\b[,!.]?(?:\s+|$))+",
         "subject": r"(?:^|(?<=\n))[ \t]*(?:" + words(asides, "subject_labels")
                    + r")\s*:[^\n]*",
+        "forwarded": r"-{2,}[ \t]*(?:" + words(asides, "forwarded") + r")[ \t]*-{2,}[\s\S]*?"
+                     r"(?:\n[ \t]*\n|-{4,}|$)",
         "greeting": r"(?:^|(?<=\n))[ \t]*(?:" + words(asides, "greetings")
                     + r")\b(?:[ \t]+[\w.'&-]+){0,4}?[ \t]*(?:[,!:]|(?=\n)|$)",
         "closing": r"(?:^|(?<=\n)|(?<=[.!?])[ \t])[ \t]*(?:" + words(asides, "closings")
@@ -393,6 +397,7 @@ def load_english(text: str) -> English:
                 **{w: "pm" for w in times["pm"] + times["pm_glued"]}, **times["halves"]},
         spoken=spoken,
         day_first=frozenset(dates["day_first"]),
+        weekdays=frozenset(dates["weekdays"]),
         source=text,
     )
 

@@ -318,25 +318,34 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             what = "item" if m.categories & ITEMS else "middlebox"
         out.append(Finding("target" if what == "target" else "item", f"no {m.key}",
                            "contradicted", m.span, f"adds {what} {m.text!r}"))
-    return out + _added_unknown(ctx, claimed) + _added_limits(ctx) + \
+    return out + _added_unknown(ctx, claimed) + _added_limits(ctx, intent) + \
         _added_exceptions(ctx, claimed)
 
 
 def _added_unknown(ctx: _Context, claimed: list[Mention]) -> list[Finding]:
-    """Names the vocabulary does not know, listed with the intent's items ("Net2Phone and
-    Skype"): another item, or another name of one? The reading cannot tell."""
-    items = [c.span for c in claimed if c.categories - {"targets"}]
-    return [Finding("item", f"no {word}", "missing", span,
-                    f"{word!r}, listed with the intent's items, is a name the vocabulary does "
-                    f"not know: another item, or another name of one?", True)
-            for word, span in ctx.r.listed_unknown(items)
+    """Names the vocabulary does not know, listed with the intent's items or targets
+    ("Net2Phone and Skype", "the dorms and Rockefeller Hall") or standing where a path end
+    does ("from Bldg7"): another item or place, or another name of one? The reading cannot
+    tell."""
+    spans = [c.span for c in claimed]
+    found = dict.fromkeys(ctx.r.listed_unknown(spans) + ctx.r.unknown_ends())
+    return [Finding("item" if not ctx.r.unknown_ends() or (word, span) not in
+                    ctx.r.unknown_ends() else "target", f"no {word}", "missing", span,
+                    f"{word!r}, named beside the intent's names, is a name the vocabulary "
+                    f"does not know: another one, or another name of one?", True)
+            for word, span in found
             # a value of the intent the vocabulary does not know ("QuEC") is the intent's
             if not any(a < span[1] and span[0] < b for a, b in ctx.named)]
 
 
-def _added_limits(ctx: _Context) -> list[Finding]:
-    """Rates and sizes no item of the intent accounts for."""
+def _added_limits(ctx: _Context, intent: Intent) -> list[Finding]:
+    """Rates and sizes no item of the intent accounts for; for an intent with no amount, a
+    number the rules cannot place may be one (doubt, with the number)."""
     out = []
+    if not any(isinstance(i, (Bandwidth, Quota)) for _, i in intent.items()) and (
+            doubt := ctx.r.statement.unread_as("amount")):
+        out.append(Finding("rate", "no amount", "missing", doubt[0].span,
+                           _unread_detail(doubt, "a limit the intent lacks"), True))
     for a in ctx.amounts:
         if a.span in ctx.used or ctx.r.described(a.span) or any(
                 u.kind == a.kind and abs(u.value - a.value) < 1e-6 * max(a.value, 1)
@@ -511,6 +520,7 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
     r, s = ctx.r, ctx.text
     sched = intent.schedule
     times, dates = r.times, r.dates
+    statement = r.statement
     if sched is None or sched.start is None or sched.end is None:
         said = times[0][1] if times else (dates[0][1] if dates else None)
         if said is None and sched is None and (when := r.first("when")) is not None:
@@ -518,16 +528,26 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
         if said is not None and sched is None:
             return [Finding("time", "no time window", "contradicted", said,
                             f"adds a time window {s[said[0]:said[1]]!r}")]
+        if sched is None and (doubt := _clock_like(statement)):
+            # Words the rules cannot read as a time may be a window the intent lacks.
+            return [Finding("time", "no time window", "missing", doubt[0].span,
+                            _unread_detail(doubt, "a time window"), True)]
         return []
     if sched.start.kind not in ("hour", "date"):
         return []
-    if not times and not dates and not r.first("vague_time"):
-        # Nothing in the sentence restricts when: it states the policy for all times, which
-        # only a window of the whole day says too.
+    doubt = statement.unread_as("time")
+    if not times and not dates and not doubt:
+        # Nothing in the sentence restricts when, and nothing left unread could: it states
+        # the policy for all times, which only a window of the whole day says too.
         whole = sched.start.value == "00:00" and sched.end.value in ("23:59", "24:00")
         return [Finding("time", f"{label} {t.value}", "matched" if whole else "contradicted",
                         None, "the window is the whole day" if whole else
                         "the sentence sets no time window: it holds at all times", True)
+                for label, t in (("start", sched.start), ("end", sched.end))]
+    if not times and not dates and not r.first("vague_time"):
+        # Words the rules cannot read may be the window: doubt, with the words.
+        return [Finding("time", f"{label} {t.value}", "missing", doubt[0].span,
+                        _unread_detail(doubt, "this time"), True)
                 for label, t in (("start", sched.start), ("end", sched.end))]
     if sched.start.kind == "hour":
         window = r.statement.window
@@ -538,6 +558,20 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
                         [span for _, span in times], s)
                 for label, t in (("start", sched.start), ("end", sched.end)) if t is not None]
     return _days(sched, dates, s)
+
+
+def _clock_like(statement) -> tuple:
+    """The words left unread that look like a clock time or a date (not a bare number or a
+    word such as "until": those doubt a window only where the intent has one)."""
+    return tuple(u for u in statement.unread_as("time")
+                 if u.what.startswith("a clock time") or "amount" not in u.could_be
+                 and not u.what.startswith("a time the rules"))
+
+
+def _unread_detail(unread, what: str) -> str:
+    """Why a finding is doubt: the words the rules could not read that may state ``what``."""
+    words = ", ".join(repr(u.text) for u in unread)
+    return f"the rules cannot read {words}: it may state {what}"
 
 
 def _hours(sched: Schedule, window: Window, r: Reading) -> list[Finding]:

@@ -118,7 +118,8 @@ def _amounts(sa: Statement, sb: Statement) -> list[Fact]:
     for x in unmatched:
         other = next((y for y in free if y.kind == x.kind), None)
         if other is None:
-            out.append(Fact(x.kind, x.describe(), "lost", "B states no such amount", x.span))
+            out.append(_absent(sb, "amount", Fact(x.kind, x.describe(), "lost",
+                                                   "B states no such amount", x.span)))
             continue
         free.remove(other)
         unit = "unit" if x.text.split()[0] == other.text.split()[0] else "number"
@@ -226,7 +227,8 @@ def _items(sa: Statement, sb: Statement) -> list[Fact]:
             out.append(Fact("item", x.key, "contradicted", f"B names {others[0].text!r}",
                             x.span, others[0].span))
         else:
-            out.append(Fact("item", x.key, "lost", "B does not name it", x.span))
+            out.append(_absent(sb, "name", Fact("item", x.key, "lost", "B does not name it",
+                                                x.span)))
     # A permission or block of everything (no item named) against B's.
     acl_a, acl_b = sa.polarity.get("acl"), sb.polarity.get("acl")
     if acl_a is not None and not any(i.category in ITEMS for i in sa.items) and not sa.amounts:
@@ -283,7 +285,8 @@ def _targets(sa: Statement, sb: Statement) -> list[Fact]:
         elif x.key == "any":
             out.append(Fact("path", fact, "unclear", "B does not name this end", x.span))
         else:
-            out.append(Fact("target", fact, "lost", "B does not name it", x.span))
+            out.append(_absent(sb, "name", Fact("target", fact, "lost", "B does not name it",
+                                                x.span)))
     if sa.everyone is not None:
         named = [y for y in sb.targets if not any(vocab.is_implicit(k) for k in y.keys)
                  and not _same_any(y, sa, vocab)]
@@ -316,16 +319,25 @@ def _window(sa: Statement, sb: Statement) -> list[Fact]:
     if wb is None:
         if whole_b:
             return [Fact("time", fact, "contradicted", "B says the whole day", wa.span)]
-        if any(u.what.startswith("a time") or u.what.startswith("one end") for u in sb.unread):
-            return [Fact("time", fact, "unclear", "B restricts the time in words the rules "
-                         "cannot read", wa.span)]
-        return [Fact("time", fact, "lost", "B sets no time window", wa.span)]
+        return [_absent(sb, "time", Fact("time", fact, "lost", "B sets no time window",
+                                         wa.span))]
     if (wa.kind, wa.start, wa.end) == (wb.kind, wb.start, wb.end):
         return [Fact("time", fact, "kept", span=wa.span, other=wb.span)]
     return [Fact("time", fact, "contradicted", f"B says {wb.text!r}", wa.span, wb.span)]
 
 
 # --- what the rules could not read ----------------------------------------------------------
+
+def _absent(sb: Statement, kind: str, lost: Fact) -> Fact:
+    """A fact of A that B does not state: lost, unless words B left unread could state it
+    (then unclear, naming them: what is not read is never a fact, not even an absent one)."""
+    doubt = sb.unread_as(kind)
+    if not doubt:
+        return lost
+    words = ", ".join(repr(u.text) for u in doubt)
+    return Fact(lost.kind, lost.fact, "unclear", f"B has words the rules cannot read: {words}",
+                lost.span)
+
 
 def _unread(sa: Statement, sb: Statement) -> list[Fact]:
     """Words of A the rules could not read are kept only when B has the same words."""

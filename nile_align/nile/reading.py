@@ -374,7 +374,8 @@ def _asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...]]:
         return "".join(masked)
 
     framing = [(kind, m.span()) for kind, name in (
-        ("filler", "fillers"), ("framing", "subject"), ("framing", "closing"),
+        ("filler", "fillers"), ("framing", "subject"), ("framing", "forwarded"),
+        ("framing", "closing"),
         ("boilerplate", "heading"),
         ("boilerplate", "ticket_id"), ("boilerplate", "ticket_ref"),
         ("boilerplate", "reference"), ("boilerplate", "document"),
@@ -493,13 +494,20 @@ class Window:
             "23:59", "24:00", "00:00")
 
 
+#: The kinds of fact words the rules could not read may be (:attr:`Unread.could_be`).
+FACT_KINDS = ("amount", "time", "name", "polarity")
+
+
 @dataclass(frozen=True)
 class Unread:
-    """Something the rules saw but could not read as a fact."""
+    """Something the rules saw but could not read as a fact, and the kinds of fact it could
+    be (:data:`FACT_KINDS`): a number could be an amount or a time, a clock-like token a
+    time, an unknown name an item or a target."""
 
     what: str
     span: Span | None
     text: str
+    could_be: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -526,6 +534,22 @@ class Statement:
     def verb(self, hit: Hit) -> str:
         """The verb a cue stands for (allow, block, add, remove, set, unset)."""
         return (self.english or _english()).meaning.get(hit.name, hit.name)
+
+    def unread_as(self, kind: str) -> tuple[Unread, ...]:
+        """The words the rules left unread that could state a fact of ``kind`` (amount,
+        time, name, polarity): what a conclusion that the sentence states no such fact must
+        doubt. The one place that decides "the sentence states no X": the fact check, the
+        NL↔NL comparison and the drafts ask it (:meth:`states_no`)."""
+        return tuple(u for u in self.unread if kind in u.could_be)
+
+    def states_no(self, kind: str) -> bool:
+        """Whether the sentence states no fact of ``kind`` and nothing it left unread could
+        be one ("what is not read is never a fact": absence holds only then)."""
+        stated = {"amount": bool(self.amounts),
+                  "time": self.window is not None or self.whole_day is not None,
+                  "name": bool(self.items or self.targets),
+                  "polarity": bool(self.polarity)}[kind]
+        return not stated and not self.unread_as(kind)
 
     @functools.cached_property
     def key(self) -> tuple:
@@ -770,7 +794,11 @@ class Reading:
         e = self.english
         m = e["from" if marker == "from" else "to"].search(self.text, 0, span[0])
         if m is None:
-            return None
+            # An 'any' end that says which end it is: "whatever the destination", "any source".
+            said = e["any_destination" if marker == "to" else "any_source"].match(
+                self.text, span[0], span[1])
+            return Hit(marker, span[0], span[1], self.text[span[0]:span[1]]) \
+                if said is not None and said.end() == span[1] else None
         if marker == "from" and (e["not_from"].search(self.text, 0, m.start()) or self.first(
                 "remove", self.clauses[self.clause(span)][0], m.end())):
             return None  # "remove the proxy from the labs": what it is removed from
@@ -790,6 +818,12 @@ class Reading:
         """Capitalised words the vocabulary does not know ("Skype", "Zoom"): names of items
         or places it has no entry for (not cue words, times or dates)."""
         return _unknown_names(self)
+
+    def unknown_ends(self) -> list[tuple[str, Span]]:
+        """Unknown names where a path end stands ("from Bldg7", "to the Annex"): another
+        place, or another name of one? The reading cannot tell."""
+        return [(word, span) for word, span in self.unknown_names()
+                if self.marked(span, "from") or self.marked(span, "to")]
 
     def listed_unknown(self, spans: Iterable[Span] | None = None) -> list[tuple[str, Span]]:
         """Unknown names listed with known items ("Net2Phone and Skype"): another item, or
@@ -976,9 +1010,7 @@ def _state(r: Reading) -> Statement:
             targets.append(StatedName(m.key, m.keys, "targets", m.span, m.text, None, role))
     ends = []
     for h in r.cues("any_end"):
-        role = "from" if r.marked(h.span, "from") else "to" if r.marked(h.span, "to") else \
-            "to" if r.english["any_destination"].match(h.text) else \
-            "from" if r.english["any_source"].match(h.text) else None
+        role = "from" if r.marked(h.span, "from") else "to" if r.marked(h.span, "to") else None
         ends.append(StatedName("any", ("any",), "targets", h.span, h.text, None, role))
     targets = _roles(r, targets, ends)
     acl_hit, chain_hit = r.verb("acl"), r.verb("chain")
@@ -1010,7 +1042,8 @@ def _state(r: Reading) -> Statement:
             and not any(r.vocab.is_implicit(k) for k in t.keys) for t in targets):
         everyone = None  # "each host" names the host
     return Statement(text, amounts, tuple(items), tuple(targets), polarity, window,
-                     r.first("whole_day"), everyone, tuple(_unread(r, items, polarity, window)),
+                     r.first("whole_day"), everyone,
+                     tuple(_unread(r, items, targets, polarity, window)),
                      described, r.vocab, r.english)
 
 
@@ -1140,38 +1173,58 @@ def _roles(r: Reading, targets: list[StatedName], ends: list[StatedName]) -> lis
     return targets
 
 
-def _unread(r: Reading, items: list[StatedName], polarity: dict[str, Hit],
-            window: Window | None) -> Iterator[Unread]:
-    """What the rules saw but could not read as a fact."""
+def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
+            polarity: dict[str, Hit], window: Window | None) -> Iterator[Unread]:
+    """What the rules saw but could not read as a fact, with the kinds of fact it could be."""
     text = r.text
     taken = [a.span for a in r.amounts] + [s for _, s in r.times] + [s for _, s in r.dates] \
         + [m.span for m in r.mentions] + [h.span for hs in r.hits.values() for h in hs]
-    for m in re.finditer(r"(?<![\w/.:])\d+(?:[.,]\d+)?(?![\w/:]|\.\d)", text):
-        if not any(a <= m.start() < b for a, b in taken) and not _in_word_of_letters(text, m):
-            yield Unread("a number the rules cannot place", m.span(), m.group(0))
+    for m in _FACT_LIKE.finditer(text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        if m.group("number") and not _in_word_of_letters(text, m):
+            yield Unread("a number the rules cannot place", m.span(), m.group(0),
+                         ("amount", "time"))
+        elif m.group("clock"):
+            yield Unread("a clock time or a date the rules cannot read", m.span(), m.group(0),
+                         ("time",))
     vague = r.first("vague_time")
     if vague is not None and window is None:
-        yield Unread("a time the rules cannot read as hours or dates", vague.span, vague.text)
+        yield Unread("a time the rules cannot read as hours or dates", vague.span, vague.text,
+                     ("time",))
     if len(r.times) == 1 and not r.dates and window is None:
         (_, span), = r.times
-        yield Unread("one end of a time window", span, text[span[0]:span[1]])
+        yield Unread("one end of a time window", span, text[span[0]:span[1]], ("time",))
     acl = polarity.get("acl")
     if acl is not None and acl.name != "weak_block" and not items and not r.amounts:
         names = r.unknown_names()
         for word, span in names:
-            yield Unread("a name the vocabulary does not know", span, word)
+            yield Unread("a name the vocabulary does not know", span, word, ("name",))
         if not names:
             yield Unread("a permission or block with no item the vocabulary knows", acl.span,
-                         acl.text)
-    if items:
-        for word, span in r.listed_unknown([i.span for i in items]):
-            yield Unread("a name the vocabulary does not know", span, word)
+                         acl.text, ("name",))
+    elif items or targets:
+        # Unknown names listed with the items or the targets ("Net2Phone and Skype", "the
+        # dorms and Rockefeller Hall"), or standing where a path end does ("from Bldg7").
+        spans = [i.span for i in items] + [t.span for t in targets]
+        seen = set()
+        for word, span in r.listed_unknown(spans) + r.unknown_ends():
+            if span not in seen:
+                seen.add(span)
+                yield Unread("a name the vocabulary does not know", span, word, ("name",))
     # An item with no polarity of its own is what a limit or a middlebox applies to
     # ("P2P traffic goes through copyright monitoring"), unless nothing else is said.
     applied = r.amounts or any(i.category == "middleboxes" and i.polarity for i in items)
     for i in items:
         if i.polarity is None and not applied:
-            yield Unread(f"no polarity word for {i.text!r}", i.span, i.text)
+            yield Unread(f"no polarity word for {i.text!r}", i.span, i.text, ("polarity",))
+
+
+#: Tokens that look like a fact: a number, a clock or a date in a form the rules did not
+#: read ("9a", "1-30/11", "2130"); a number inside a name ("POP3") is none.
+_FACT_LIKE = re.compile(r"(?<![\w/.:])(?P<number>\d+(?:[.,]\d+)?)(?![\w/:]|\.\d)|"
+                        r"(?<![\w/.:])(?P<clock>\d{1,4}(?:[:.h]\d{2}|[ap]m?|h(?:rs?)?)|"
+                        r"\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?)(?![\w:])")
 
 
 def _role(name: StatedName, role: str) -> StatedName:
@@ -1195,6 +1248,7 @@ def _unknown_names(r: Reading) -> list[tuple[str, Span]]:
     for a, b in r.words.spans:
         word = r.text[a:b]
         if word[:1].isupper() and word.casefold() not in r.english.not_names and \
+                word.casefold().rstrip(".") not in r.english.weekdays and \
                 not any(x <= a < y for x, y in taken):
             out.append((word, (a, b)))
     return out
