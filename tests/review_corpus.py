@@ -17,7 +17,7 @@ I3 = "for group('students') set quota('download', '100', 'gb/wk') start hour('00
 I4 = "for endpoint('labs') block service('youtube') start hour('18:00') end hour('23:59')"
 I5 = "for endpoint('labs') set bandwidth('max', '50', 'mbps')"
 N1 = "Guests may not transfer files"
-N2 = "Guests cannot use WinSCP at all"
+N2 = "Guests cannot use it at all"
 N3 = "Guests may use file transfer"
 P1 = "File transfer is open to guests"
 M1 = "Students get 100 GB of downloads a week"
@@ -42,7 +42,8 @@ def _both(x: str, y: str, value: float = 2.0) -> dict:
 # The table's scores count at T = 0 (a score function has no calibration), beside the facts
 # (which veto and, where they can tell, decide first):
 # - cond5: N1 and N2 are aligned (N2 on the model's word: the facts cannot find file transfer
-#   in it), but N2 does not name file transfer, which N1 does;
+#   in it), but N2 does not name file transfer, which N1 does (and has no word the rules
+#   could not read that might);
 # - cond6: V1 and V2 leave the window vague ("in the evening"), so the score decides each
 #   alignment: V1 aligned, V2 not; yet they state the same facts and the model agrees;
 # - conflict: M1 (I2) and M2 (I3) say the same thing, but I2 and I3 differ by a window of

@@ -201,11 +201,11 @@ class _Flagger:
         intent's aligned sentences (where paraphrase judgements exist)."""
         g = self.g
         paraphrases = [n for n in g.neighbors(s) if g.edges[s, n]["kind"] == "para"
-                       and mutual(g, s, n) and not aligned_intents(g, n)
+                       and mutual(g, s, n, i) and not aligned_intents(g, n)
                        and not (g.has_edge(i, n) and g.edges[i, n]["decision"] is not None)]
         rows = sum(len(g.edges[i, n]["rows"]) - 1 for n in paraphrases if g.has_edge(i, n))
         triplets = [n for n in aligned_intents_of(g, i) if n != s
-                    and mutual(g, s, n) is not None]
+                    and mutual(g, s, n, i) is not None]
         return len(g.edges[i, s]["rows"]) + len(paraphrases) + rows + len(triplets)
 
 
@@ -236,15 +236,15 @@ def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
             uncertain.setdefault(i, []).append(
                 (f.add("uncertain", [i, s], "; ".join(e["reasons"]), [i], [s], [f.align(i, s)],
                        unlocks=f.unlocks(i, s)), s))
-    for mine in uncertain.values():
-        _settle(g, mine)
+    for i, mine in uncertain.items():
+        _settle(g, mine, i)
     started = time.perf_counter()
     _settle(g, [(_no_intent(f, s), s) for s in without_intent(g)])
     g.graph.setdefault("check_timings", {})["draft"] = time.perf_counter() - started
     for i in sorted(by_intent):
         yes = sorted(s for s in by_intent[i] if g.edges[i, s]["decision"])
         for n1, n2 in combinations(yes, 2):
-            if mutual(g, n1, n2) is False:
+            if mutual(g, n1, n2, i) is False:
                 differ = f.differ(i, n1, n2)
                 why = "; ".join(f"{d['kind']} {d['fact']} ({d['status']} in the other "
                                 f"sentence; the intent {d['intent']} it)" for d in differ)
@@ -254,7 +254,7 @@ def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
                       [f.align(i, n1), f.align(i, n2), *f.para(n1, n2)], differ=differ)
         for n2 in sorted(s for s in by_intent[i] if g.edges[i, s]["decision"] is False):
             for n1 in yes:
-                if mutual(g, n1, n2):
+                if mutual(g, n1, n2, i):
                     shared = shared_facts(g, n1, n2)
                     f.add("cond6", [i, n1, n2],
                           f"the second sentence means the same as an aligned one (both state "
@@ -298,7 +298,7 @@ def flag_order(flags: list[Flag]) -> list[tuple]:
     return keys
 
 
-def _settle(g: nx.Graph, flags: list[tuple[Flag, str]]) -> None:
+def _settle(g: nx.Graph, flags: list[tuple[Flag, str]], intent: str | None = None) -> None:
     """Uncertain flags of one intent whose sentences are mutual paraphrases are one
     decision's worth of work: accepting one aligns the others by (6). The one that unlocks
     most leads; the others are settled by it."""
@@ -308,7 +308,7 @@ def _settle(g: nx.Graph, flags: list[tuple[Flag, str]]) -> None:
         if lead.flag_id in settled:
             continue
         for other, n in ranked:
-            if other is not lead and other.flag_id not in settled and mutual(g, s, n):
+            if other is not lead and other.flag_id not in settled and mutual(g, s, n, intent):
                 other.settled_by = lead.flag_id
                 settled.add(other.flag_id)
 
@@ -384,7 +384,7 @@ def summary_counts(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
         own = sorted(s for s in g.neighbors(i) if g.edges[i, s]["source"] != "inferred")
         failed: set[str] = set()
         for n1, n2 in combinations(own, 2):
-            para = mutual(g, n1, n2)
+            para = mutual(g, n1, n2, i)
             a1, a2 = g.edges[i, n1]["decision"], g.edges[i, n2]["decision"]
             if para is None or a1 is None or a2 is None:  # an uncertain pair or paraphrase
                 triplets["unchecked"] += 1

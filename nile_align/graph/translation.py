@@ -34,8 +34,9 @@ from ..errors import UsageError
 from ..judge.verdict import Judge, compose, compose_para, decision
 from .decisions import Decisions
 
-__all__ = ["SCORES", "ScoreFn", "build_graph", "computed_scores", "decide", "intent_free",
-           "intent_id", "mutual", "sentence_id", "propagate", "shared_facts", "SOURCES"]
+__all__ = ["SCORES", "ScoreFn", "build_graph", "computed_scores", "decide", "facts_verdict",
+           "guided", "intent_free", "intent_id", "mutual", "sentence_id", "propagate",
+           "shared_facts", "SOURCES"]
 
 #: A score provider: (A texts, B texts) -> one PLUIE(A, B) per pair. Any function works,
 #: so the graph logic can be tested and benchmarked without a model.
@@ -329,16 +330,67 @@ def para_verdict(e: dict, judge: Judge):
                         e["score_uv"], e["score_vu"], judge)
 
 
-def mutual(g: nx.Graph, u: str, v: str) -> bool | None:
+def mutual(g: nx.Graph, u: str, v: str, intent: str | None = None) -> bool | None:
     """para(u, v): the reviewed decision, else the NL↔NL verdict (True for ``paraphrase``,
     False for ``not_paraphrase``); None when the pair was not compared or the verdict is
-    ``uncertain``."""
+    ``uncertain``. With ``intent`` in hand (conditions (5) and (6) for that intent), where
+    the verdict is not ``paraphrase``, the intent's facts read in both sentences decide when
+    they can (:func:`guided`)."""
     e = g.get_edge_data(u, v)
     if e is None or e.get("kind") != "para":
         return None
     if e.get("reviewed") is not None:
         return e["reviewed"]
-    return decision(e["verdict"])
+    said = decision(e["verdict"])
+    # The intent is in hand for two of its sentences, or one of its and one with no intent
+    # (which (6) may align); a sentence of another intent keeps the intent-free comparison.
+    if intent is None or said or not all(g.has_edge(intent, s) or intent_free(g, s)
+                                         for s in (u, v)):
+        return said
+    by_intent = guided(g, intent, u, v)
+    if by_intent is None:
+        return said
+    if not by_intent:
+        return False  # the facts veto, as they do unguided
+    # The intent's facts say the two keep each other's facts; a model that counts still
+    # confirms or disputes them, as it does the intent-free facts.
+    from ..nile.paraphrase import Comparison
+
+    kept = Comparison("paraphrase", ())
+    return decision(compose_para(kept, kept, e["score_uv"], e["score_vu"],
+                                 Judge.from_dict(g.graph["para_judge"])).verdict)
+
+
+def guided(g: nx.Graph, i: str, u: str, v: str) -> bool | None:
+    """para(u, v) read with intent ``i`` in hand: each sentence checked against the
+    intent's facts, the guided reading NL↔Nile uses (which finds the intent's values in
+    words the intent-free reading cannot place). True when both state every fact of the
+    intent and add none (the facts alone align both: each says what the intent says, so
+    they say the same); False when one does and the facts contradict the other; None (the
+    intent-free comparison decides) otherwise. What a sentence states beyond the intent is
+    in its fact check too (an added target, item, limit, window or exception contradicts
+    it), so True is never a difference the intent hides."""
+    said = {s: facts_verdict(g, i, s) for s in (u, v)}
+    if said[u] == said[v] == "aligned":
+        return True
+    if {said[u], said[v]} == {"aligned", "not_aligned"}:
+        return False
+    return None
+
+
+_FACTS_ONLY = Judge(0.0, counts=False, source="facts")
+
+
+def facts_verdict(g: nx.Graph, i: str, s: str) -> str:
+    """The verdict of the facts alone on intent ``i`` and sentence ``s`` (aligned,
+    not_aligned or uncertain), whatever the model and the labels say: what the guided
+    reading contributes (checked once per pair, kept with the graph)."""
+    known = g.graph.setdefault("_guided", {})
+    if (i, s) not in known:
+        found = g.edges[i, s]["facts"] if g.has_edge(i, s) and g.edges[i, s].get(
+            "origin") != "inferred" else _facts(g, i, s)
+        known[i, s] = compose(found, None, _FACTS_ONLY).verdict
+    return known[i, s]
 
 
 def shared_facts(g: nx.Graph, u: str, v: str) -> list[str]:
@@ -412,7 +464,7 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
         for i, n1 in frontier:
             for n2 in g.neighbors(n1):
                 e = g.edges[n1, n2]
-                if e["kind"] != "para" or not mutual(g, n1, n2) or _decided(g, i, n2):
+                if e["kind"] != "para" or not mutual(g, n1, n2, i) or _decided(g, i, n2):
                     continue
                 # A reviewed paraphrase (no scores) is the strongest proposal.
                 strength = min((x for x in (e["score_uv"], e["score_vu"]) if x is not None),
@@ -433,7 +485,8 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
             step = {"intent": i, "from": n1, "to": n2,
                     "score_from_to": para["score_uv"] if forward else para["score_vu"],
                     "score_to_from": para["score_vu"] if forward else para["score_uv"],
-                    "paraphrase": "reviewed" if para.get("reviewed") else para["verdict"],
+                    "paraphrase": "reviewed" if para.get("reviewed") else para["verdict"]
+                    if decision(para["verdict"]) else "guided by the intent's facts",
                     "shared": shared_facts(g, n1, n2)}
             chain = g.edges[i, n1].get("evidence") or []
             if g.has_edge(i, n2):  # an uncertain pair, now decided by (6)

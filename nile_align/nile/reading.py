@@ -1200,9 +1200,9 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
         names = r.unknown_names()
         for word, span in names:
             yield Unread("a name the vocabulary does not know", span, word, ("name",))
-        if not names:
+        if not names:  # a verb read with nothing named to act on: no word left unread
             yield Unread("a permission or block with no item the vocabulary knows", acl.span,
-                         acl.text, ("name",))
+                         acl.text)
     elif items or targets:
         # Unknown names listed with the items or the targets ("Net2Phone and Skype", "the
         # dorms and Rockefeller Hall"), or standing where a path end does ("from Bldg7").
