@@ -86,3 +86,52 @@ def test_one_interpretation_of_a_quota_direction_for_both_checks(text, intent_wa
     assert finding.status == status
     (stated,) = r.statement.amounts
     assert stated.way == r.qualifier(r.amounts[0], "way").value
+
+
+@pytest.mark.parametrize("text,kinds", [
+    ("H.323 traffic is restricted to 9 bps", {"max"}),        # a bound, not a block
+    ("FTP is restricted for guests", {"block"}),             # a block, not a bound
+    ("kill the 5 Mbps cap on guests", {"lift"}),             # a lifted limit, not a block
+    ("disable the IDS in the labs", {"remove"}),             # a removed middlebox
+    ("disable telnet in the labs", {"block"}),               # a blocked item
+])
+def test_words_two_cues_share_are_one_of_them_by_a_named_rule(text, kinds):
+    r = read(text)
+    shared = {"block", "max", "lift", "remove"}
+    assert {name for name in shared if r.cues(name)} >= kinds
+    word = {"restricted", "kill", "disable"} & set(text.split())
+    said = {name for name in shared for h in r.cues(name) if any(w in h.text for w in word)}
+    assert said == kinds
+
+
+def test_the_overlap_rules_are_data():
+    """Without its rule, "restricted to 9 bps" is a block too; the rule's name says why."""
+    assert any(name == "a bound, not a block" for name, *_ in english().overlaps)
+    text = "H.323 traffic is restricted to 9 bps"
+    bare = load_english(SHIPPED.replace('name = "a bound, not a block"', 'name = "off"').replace(
+        'cues = ["block", "max"]\nwhen = "amount"', 'cues = ["block", "max"]\nwhen = "never"'))
+    assert read(text, english=bare).cues("block") and not read(text).cues("block")
+
+
+def test_a_custom_english_reaches_every_step():
+    """"yeet" blocks only in a custom English: the reading, the statement, the fact check,
+    the NL↔NL comparison and the draft all read it with it."""
+    from nile_align import parse
+    from nile_align.judge.verdict import Judge, compose
+    from nile_align.nile.draft import draft
+    from nile_align.nile.facts import check_facts
+
+    custom = load_english(SHIPPED.replace("block = [\n    'block\\w*',",
+                                          "block = [\n    'yeet\\w*', 'block\\w*',"))
+    text = "Students: yeet FTP"
+    r = read(text, english=custom)
+    assert r.statement.english is custom and r.english is custom
+    assert ("item", "block ftp") in {(k, v) for k, v, _ in r.statement.facts()}
+    nile = "for group('students') block protocol('ftp')"
+    judge = Judge(counts=False)
+    assert compose(check_facts(parse(nile), r), None, judge).verdict == "aligned"
+    assert compose(check_facts(parse(nile), read(text)), None, judge).verdict == "uncertain"
+    other = read("Students may not use FTP", english=custom)
+    assert compare(r, other).verdict == "paraphrase"
+    assert draft(r).nile == nile
+    assert read(text).statement.english is not custom

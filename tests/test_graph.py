@@ -424,3 +424,28 @@ def test_paraphrased_uncertain_sentences_are_one_decision():
     g, flags, inferred, _ = run(rows, scores, decisions=reviewed)
     assert [f.sentences[0]["text"] for f in flags] == [M1]
     assert [s for _, s in inferred] == [sentence_id(follower.sentences[0]["text"])]
+
+
+def test_with_the_intent_in_hand_a_translation_the_unguided_reading_doubts_inherits():
+    """The unguided comparison cannot tell whether "between the dorms and the internet" goes
+    from the dorms (unclear, so no paraphrase); read against the intent, whose facts the
+    order of the ends implies, both sentences are aligned: the new one inherits by (6). The
+    intent-free `paraphrase` verdict stays uncertain."""
+    from nile_align.judge.verdict import Judge
+
+    intent = "from endpoint('dorms') to endpoint('internet') block protocol('ftp')"
+    seed, new = "Block FTP from the dorms to the internet", \
+        "FTP is blocked between the dorms and the internet"
+    frame = pd.DataFrame([(intent, seed, ""), ("", new, "")], columns=["nile", "text", "gold"])
+    facts_only = dict(judge=Judge(0.0, counts=False, source="no model"),
+                      para_judge=Judge(0.0, counts=False, source="no model", kind="nl-nl"))
+    result = run_check(load_pairs(frame), lambda a, b: [0.0] * len(a), **facts_only)
+    g = result.graph
+    edge = g.edges[sentence_id(seed), sentence_id(new)]
+    assert edge["verdict"] == "uncertain"  # unguided
+    (i,) = [n for n in g.neighbors(sentence_id(seed))
+            if g.edges[n, sentence_id(seed)]["kind"] == "align"]
+    inferred = g.edges[i, sentence_id(new)]
+    assert inferred["decision"] and inferred["source"] == "inferred"
+    assert inferred["evidence"][-1]["paraphrase"] == "guided by the intent's facts"
+    assert [f.rule for f in result.flags] == []

@@ -27,7 +27,7 @@ def _any(patterns) -> str:
 
 
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
-_LITERAL_SPACE = re.compile(r"\\.|\[(?:\\.|[^\]])*\]| +\??")
+_LITERAL_SPACE = re.compile(r"\(\?<[=!](?:\\.|[^)])*\)|\\.|\[(?:\\.|[^\]])*\]| +\??")
 
 
 def _spaced(pattern: str) -> str:
@@ -36,7 +36,7 @@ def _spaced(pattern: str) -> str:
     def space(m: re.Match) -> str:
         said = m.group(0)
         if not said.startswith(" "):
-            return said  # an escape or a character class, as written
+            return said  # a look-behind, an escape or a character class, as written
         return r"\s*" if said.endswith("?") else r"\s+"
 
     return _LITERAL_SPACE.sub(space, pattern)

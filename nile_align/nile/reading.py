@@ -893,8 +893,8 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
         if found:
             hits[name] = tuple(found)
     # An item used as a verb after a permission: "labs should be able to scp", "may ssh".
-    verbs = tuple(Hit("allow", m.start(), span[1], text[m.start():span[1]])
-                  for span in names if (m := e["modal_item"].search(text, 0, span[0])))
+    verbs = tuple(Hit("allow", modal.start(), span[1], text[modal.start():span[1]])
+                  for span in names if (modal := e["modal_item"].search(text, 0, span[0])))
     if verbs:
         hits["allow"] = tuple(sorted(hits.get("allow", ()) + verbs, key=lambda h: h.start))
     if e.overlaps:
@@ -953,11 +953,11 @@ def _described(text: str, mentions: tuple[Mention, ...], asides: tuple[tuple[str
     new = [("gloss", m.span) for m in mentions if not m.categories <= {"targets"}
            and e["modifier"].match(text, m.span[1])]
     for m in mentions:
-        if m.categories <= {"targets"}:
-            continue
         paren = _PARENTHESIS.match(text, m.span[1])
-        inside_names = [x for x in mentions if paren is not None
-                        and x.span[0] >= paren.start(1) and x.span[1] <= paren.end(1)]
+        if m.categories <= {"targets"} or paren is None:
+            continue
+        inside_names = [x for x in mentions
+                        if x.span[0] >= paren.start(1) and x.span[1] <= paren.end(1)]
         if not inside_names or any(x.categories <= {"targets"} for x in inside_names) or any(
                 a <= paren.start(1) < b for _, (a, b) in asides):
             continue
@@ -1188,6 +1188,9 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
         elif m.group("clock"):
             yield Unread("a clock time or a date the rules cannot read", m.span(), m.group(0),
                          ("time",))
+        elif m.group("token"):  # "9ish", "2k": digits in a word no name of the vocabulary
+            yield Unread("a number the rules cannot place", m.span(), m.group(0),
+                         ("amount", "time"))
     vague = r.first("vague_time")
     if vague is not None and window is None:
         yield Unread("a time the rules cannot read as hours or dates", vague.span, vague.text,
@@ -1221,10 +1224,11 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
 
 
 #: Tokens that look like a fact: a number, a clock or a date in a form the rules did not
-#: read ("9a", "1-30/11", "2130"); a number inside a name ("POP3") is none.
+#: read ("9a", "1-30/11", "2130", "9ish"); a number inside a name ("POP3") is none.
 _FACT_LIKE = re.compile(r"(?<![\w/.:])(?P<number>\d+(?:[.,]\d+)?)(?![\w/:]|\.\d)|"
                         r"(?<![\w/.:])(?P<clock>\d{1,4}(?:[:.h]\d{2}|[ap]m?|h(?:rs?)?)|"
-                        r"\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?)(?![\w:])")
+                        r"\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?)(?![\w:])|"
+                        r"(?<![\w/.:])(?P<token>\d+[a-z]+\w*(?:[-/]\w+)*)", re.I)
 
 
 def _role(name: StatedName, role: str) -> StatedName:

@@ -1,0 +1,206 @@
+"""English in the registers the reader was taught from blind sets (corpora/registers): what
+people say or type for a number, a clock and a date, the framing of tickets, email and policy
+documents, and the principle that what is not read is never a fact. The sentences are ours,
+written for these tests (the sets themselves are measured by benchmarks/register_check.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from nile_align import parse
+from nile_align.judge.verdict import Judge, compose
+from nile_align.nile.draft import draft
+from nile_align.nile.facts import check_facts
+from nile_align.nile.paraphrase import compare
+from nile_align.nile.reading import read
+
+FACTS = Judge(counts=False, source="no model")
+
+
+def statement(sentence: str) -> set[tuple[str, str]]:
+    """The whole statement of a sentence: every fact and every word left unread."""
+    st = read(sentence).statement
+    return {(kind, value) for kind, value, _ in st.facts()} | {
+        ("unread", u.text) for u in st.unread}
+
+
+def verdict(nile: str, sentence: str) -> str:
+    return compose(check_facts(parse(nile), sentence), None, FACTS).verdict
+
+
+# --- numbers, letters and clocks as people say them ---------------------------------------
+
+SPOKEN = [
+    ("cap guests at two thousand and fifty megabits per second",
+     {("rate", "2050 Mbps max"), ("polarity", "limit set"), ("target", "guests")}),
+    ("um okay so guests get fifteen thirty three k b p s max",
+     {("rate", "1533 kbps max"), ("polarity", "limit set"), ("target", "guests")}),
+    ("guests uh capped at twenty six oh three kilobits per second",
+     {("rate", "2603 kbps max"), ("polarity", "limit set"), ("target", "guests")}),
+    ("Guests shall be limited to nine (9) kilobits per second.",
+     {("rate", "9 kbps max"), ("polarity", "limit set"), ("target", "guests")}),
+    ("Please limit the guests to 9 164 megabytes of download every week.",
+     {("size", "9164 MB max download per week"), ("polarity", "limit set"),
+      ("target", "guests")}),
+    ("block s m t p for guests from quarter to eight in the morning till half past four in the "
+     "afternoon", {("item", "block smtp"), ("polarity", "acl block"), ("target", "guests"),
+                   ("time", "hour 07:45–16:30")}),
+    ("block ftp for guests from may tenth twenty twenty four to may twentieth twenty twenty four",
+     {("item", "block ftp"), ("polarity", "acl block"), ("target", "guests"),
+      ("time", "date 20240510–20240520")}),
+    ("allow p two p for the dorms from one p m to nine p m",
+     {("item", "allow peer2peer"), ("polarity", "acl allow"), ("target", "dorms"),
+      ("time", "hour 13:00–21:00")}),
+]
+
+
+@pytest.mark.parametrize("sentence,expected", SPOKEN)
+def test_numbers_letters_and_clocks_as_people_say_them(sentence, expected):
+    assert statement(sentence) == expected
+
+
+def test_a_number_rewritten_keeps_every_position():
+    said = "cap guests at two thousand and fifty megabits per second"
+    r = read(said)
+    assert len(r.text) == len(said) and r.said == said
+    (amount,) = r.statement.amounts
+    assert said[amount.span[0]:amount.span[1]].startswith("two thousand and fifty megabits")
+
+
+def test_a_number_that_counts_stays_a_word():
+    """"all three are blocked" counts the list; it states no amount."""
+    assert ("unread", "3") not in statement("FTP, SSH and telnet: all three are blocked")
+
+
+# --- clocks and dates as tickets, non-native English and policies write them ---------------
+
+WINDOWS = [
+    ("block IRC for everyone between 7h45 and 16h15", ("hour", "07:45", "16:15")),
+    ("host group: block ICMP 10h–20h", ("hour", "10:00", "20:00")),
+    ("shut off torrent for guests daily 10a-8p", ("hour", "10:00", "20:00")),
+    ("guests: no ftp 2130h-0600h", ("hour", "21:30", "06:00")),
+    ("Between 06.30 and 09.00 of each day, guests may use SSH", ("hour", "06:30", "09:00")),
+    ("From 12.01.2026 until 01.05.2026 guests may use SSH", ("date", "20260112", "20260501")),
+    ("During November 2025 (1 till 30) guests may use SSH", ("date", "20251101", "20251130")),
+    ("For all of March 2025 guests may use SSH", ("date", "20250301", "20250331")),
+    ("From May 10th 2024 to the 20th guests may use SSH", ("date", "20240510", "20240520")),
+    ("Each day from ten o'clock (10:00) until twenty hundred hours (20:00) guests may use SSH",
+     ("hour", "10:00", "20:00")),
+]
+
+
+@pytest.mark.parametrize("sentence,window", WINDOWS)
+def test_clocks_and_dates_of_the_registers(sentence, window):
+    w = read(sentence).statement.window
+    assert (w.kind, w.start, w.end) == window
+
+
+# --- framing that states no fact ------------------------------------------------------------
+
+FRAMED = [
+    # email: subject line, greeting, context, closing and signature
+    ("Subject: Guest access\n\nDear staff,\n\nAs discussed on Tuesday, FTP is now blocked for "
+     "guests.\n\nKind regards,\nMarta Oyelaran\nIT Service Desk"),
+    # a ticket: its number, a reason, who asked
+    "INC0012345: pls block ftp for guests (yes ftp, they asked for it)",
+    # a policy: a clause reference, a document, a change number
+    "Per §3.4 of the Acceptable Use Policy (CHG-2025-0611), FTP shall be denied to guests.",
+    # dictated: fillers and an utterance's opening words
+    "um okay so uh block ftp for the guests",
+]
+
+
+@pytest.mark.parametrize("sentence", FRAMED)
+def test_framing_is_no_fact(sentence):
+    assert statement(sentence) == {("item", "block ftp"), ("polarity", "acl block"),
+                                   ("target", "guests")}
+    assert verdict("for endpoint('guests') block service('ftp')", sentence) == "aligned"
+
+
+def test_a_middlebox_that_names_the_work_is_none():
+    """"the firewall queue" is where the ticket goes, not a firewall put in place."""
+    assert statement("One more for the firewall queue: block FTP for guests") == {
+        ("item", "block ftp"), ("polarity", "acl block"), ("target", "guests")}
+
+
+@pytest.mark.parametrize("sentence,expected", [
+    ("The 5 Mbps limit on guests is hereby revoked.",
+     {("rate", "5 Mbps max (lifted)"), ("polarity", "limit unset"), ("target", "guests")}),
+    ("The 5 GB daily download quota for guests shall cease to apply.",
+     {("size", "5 GB download per day (lifted)"), ("polarity", "limit unset"),
+      ("target", "guests")}),
+])
+def test_formal_lifts(sentence, expected):
+    assert statement(sentence) == expected
+
+
+@pytest.mark.parametrize("sentence,ends", [
+    ("uni → any dest: block ftp", {("target", "from university"), ("target", "to any")}),
+    ("Traffic that originates on the Internet and is destined for the servers shall be denied",
+     {("target", "from internet"), ("target", "to servers")}),
+    ("guests may send 5 GB a week, whatever the destination",
+     {("target", "from guests"), ("target", "to any")}),
+])
+def test_path_ends_of_the_registers(sentence, ends):
+    assert ends <= statement(sentence)
+    assert {f for f in statement(sentence) if f[0] == "target"} == ends
+
+
+# --- what is not read is never a fact ------------------------------------------------------
+
+DAYTIME = "for endpoint('guests') block service('ftp') start hour('09:00') end hour('17:00')"
+
+
+def test_an_unread_clock_is_doubt_not_an_absent_window():
+    """A clock the rules cannot read is no proof that the sentence sets no window: the
+    verdict doubts it and names the words; with nothing unread, absence is a contradiction."""
+    found = check_facts(parse(DAYTIME), "guests: no ftp 9ish-5ish")
+    times = [f for f in found if f.kind == "time"]
+    assert {f.status for f in times} == {"missing"}
+    assert all("'9ish-5ish'" in f.detail or "9" in f.detail for f in times)
+    assert verdict(DAYTIME, "guests: no ftp 9ish-5ish") == "uncertain"
+    assert verdict(DAYTIME, "guests: no ftp") == "not_aligned"
+
+
+def test_an_unread_clock_doubts_a_window_the_intent_lacks():
+    nile = "for endpoint('guests') block service('ftp')"
+    assert verdict(nile, "guests: no ftp 2130") == "uncertain"
+    assert verdict(nile, "guests: no ftp") == "aligned"
+
+
+def test_an_unread_number_doubts_a_limit_the_intent_lacks():
+    nile = "for endpoint('guests') block service('ftp')"
+    (finding,) = [f for f in check_facts(parse(nile), "guests: no ftp, 40 max")
+                  if f.fact == "no amount"]
+    assert finding.status == "missing" and "'40'" in finding.detail
+
+
+def test_an_unknown_name_beside_the_intent_names_is_doubt_never_an_added_item():
+    nile = "for endpoint('guests') block service('ftp')"
+    found = check_facts(parse(nile), "guests: no ftp or Filezilla")
+    assert not [f for f in found if f.status == "contradicted"]
+    assert verdict(nile, "guests: no ftp or Filezilla") == "uncertain"
+
+
+def test_absence_in_the_other_sentence_is_unclear_where_it_left_words_unread():
+    """"FTP" is lost in a sentence that names nothing else; where that sentence has a name
+    the rules cannot read, it may be FTP's: unclear, with the words."""
+    a = "Guests may not use FTP"
+    lost = compare(a, "Guests may not use anything").facts
+    assert [f.status for f in lost if f.kind == "item"] == ["lost"]
+    doubt = [f for f in compare(a, "Guests may not use Filezilla").facts if f.kind == "item"]
+    assert [f.status for f in doubt] == ["unclear"] and "'Filezilla'" in doubt[0].detail
+
+
+def test_states_no_is_the_one_place_that_decides_absence():
+    st = read("guests: no ftp 2130").statement
+    assert not st.states_no("time") and [u.text for u in st.unread_as("time")] == ["2130"]
+    assert read("guests: no ftp").statement.states_no("time")
+
+
+def test_no_draft_rests_on_a_partial_reading():
+    d = draft(read("Students may not use FTP 2130"))
+    assert d.nile is None and d.status == "uncertain"
+    assert any("'2130'" in r for r in d.reasons)
+    assert draft(read("Students may not use FTP")).nile == "for group('students') block " \
+        "protocol('ftp')"
