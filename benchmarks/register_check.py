@@ -290,17 +290,69 @@ def main() -> None:
             extra["pairs"].to_csv(args.misses / f"{register}-{args.part}-pairs.tsv", sep="\t",
                                   index=False)
     blinds = json.loads(BLIND.read_text()) if BLIND.exists() else {}
+    if args.part == "held":
+        blinds.pop("held", None)  # measured once: there is no earlier figure
     if args.record_blind:
         blinds[args.part] = {**results, "_kinds": kind_totals(kinds)}
         BLIND.write_text(json.dumps(blinds, indent=1, sort_keys=True) + "\n")
         print(f"wrote {BLIND.relative_to(ROOT)}", file=sys.stderr)
     command = "make register-check  # = .venv/bin/python benchmarks/register_check.py" \
         if args.part == "dev" else ".venv/bin/python benchmarks/register_check.py --part held"
-    body = "\n".join([stamp(command), "", *tables(results, kinds, blinds.get(args.part, {}))])
+    body = "\n".join([*INTRO[args.part], "", stamp(command), "",
+                      *tables(results, kinds, blinds.get(args.part, {})), "", *goals(results)])
     print(body)
-    if not args.no_write and args.part == "dev":
-        write_section("register_check_dev", body, DOC)
-        print("wrote docs/evaluation.md (§8)", file=sys.stderr)
+    if not args.no_write:
+        write_section(f"register_check_{args.part}", body, DOC)
+        print(f"wrote docs/evaluation.md (register_check_{args.part})", file=sys.stderr)
+
+
+def goals(results: dict[str, dict]) -> list[str]:
+    """Which of the issue's goals each register meets."""
+    checks = [("NL↔Nile P ≥ 0.98", "nile_p", ">="), ("NL↔Nile F1 ≥ 0.95", "nile_f1", ">="),
+              ("≤ 10% uncertain", "uncertain", "<="),
+              ("≤ 1% of exact translations not aligned", "exact_not_aligned", "<="),
+              ("NL↔NL P ≥ 0.97", "para_p", ">="), ("NL↔NL F1 ≥ 0.90", "para_f1", ">="),
+              ("≥ 85% of exact translations inherit", "inherit_exact", ">="),
+              ("≤ 3% of wrong ones inherit", "inherit_wrong", "<="),
+              ("≥ 90% of drafts right", "draft_precision", ">="),
+              ("≥ 65% of exact translations drafted right", "draft_right", ">=")]
+    out = ["Goals (issue 30, part 6), per register: met (✓) or not (✗).", "",
+           "| goal | " + " | ".join(results) + " |", "|---|" + ":---:|" * len(results)]
+    for name, key, way in checks:
+        target = GOALS[key]
+        out.append(f"| {name} | " + " | ".join(
+            "✓" if (got[key] >= target if way == ">=" else got[key] <= target) else
+            f"✗ {got[key]:.2f}" for got in results.values()) + " |")
+    return out
+
+
+INTRO = {
+    "dev": [
+        "## 8. Registers the reader was not written for (issue 30)", "",
+        "`corpora/registers/<register>-dev.tsv`: 50 NEAT intents per register, each translated "
+        "by a writer who had not read the rules (`corpora/registers/README.md`) into two exact "
+        "translations and one with a single mistake of a rotating kind, as people write in "
+        "helpdesk tickets and chat, formal policy (AUPs, SLAs, change records), email, "
+        "non-native English and dictated text. Facts only, as on the embedded default. "
+        "Measured once before anything was changed for them (the figure before each arrow, "
+        "`benchmarks/registers-blind.json`, at 17edbc8); the reading was then taught each "
+        "register from its misses (`docs/paraphrase.md`, \"How to teach it a register\"), so "
+        "the figure after the arrow is no longer blind: §8.2 is.", "",
+        "NL↔Nile as `check` judges a pair, aligned the positive class (uncertain counts as "
+        "not aligned). NL↔NL as `nile-align paraphrase` judges a pair with no intent in hand "
+        "(the two exact translations are paraphrases, an exact one and the mistake are "
+        "not). Inheritance by (6): in one corpus per register, each intent's one exact "
+        "translation with its Nile and the other two without, then the other exact one as "
+        "the seed. (5) on right translations: both exact translations with their Nile, the "
+        "share of intents whose two aligned translations get a `cond5` flag. Drafts from the "
+        "reading alone, of the exact translations."],
+    "held": [
+        "### 8.2 Held out: registers measured once", "",
+        "`corpora/registers/<register>-held.tsv`: 30 other NEAT intents per register, "
+        "written by other writers with the same brief, never read while the rules were "
+        "changed, and measured once, at the end of issue 30. These are the figures that say "
+        "whether the reading generalises."],
+}
 
 
 if __name__ == "__main__":
