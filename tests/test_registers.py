@@ -204,3 +204,14 @@ def test_no_draft_rests_on_a_partial_reading():
     assert any("'2130'" in r for r in d.reasons)
     assert draft(read("Students may not use FTP")).nile == "for group('students') block " \
         "protocol('ftp')"
+
+
+@pytest.mark.parametrize("nile,sentence", [
+    ("for group('students') block traffic('H323 video conferencing')",
+     "Students cannot make H.323 video calls"),
+    ("for group('students') block traffic('streaming movies')",
+     "Students cannot watch movies via streaming"),
+    ("for group('students') block service('Everquest')", "Students cannot play the game Everquest"),
+])
+def test_a_word_that_describes_what_the_intent_names_is_no_added_item(nile, sentence):
+    assert verdict(nile, sentence) == "aligned"

@@ -303,6 +303,9 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             continue
         if any(_adjacent(m, c, ctx.text) and vocab.describes(m.keys, c.keys) for c in claimed):
             continue
+        if any(vocab.is_generic(k) and set(vocab.words(k)) <= set(vocab.words(v))
+               for k in m.keys for v in mine):
+            continue  # a kind the intent's value already says ("movies via streaming")
         if m.categories == {"targets"}:
             if any(vocab.is_implicit(k) for k in m.keys) or any(
                     r.marked(m.span, role) for role in open_ends) or _describes(m, ctx):
