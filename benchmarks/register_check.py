@@ -290,8 +290,6 @@ def main() -> None:
             extra["pairs"].to_csv(args.misses / f"{register}-{args.part}-pairs.tsv", sep="\t",
                                   index=False)
     blinds = json.loads(BLIND.read_text()) if BLIND.exists() else {}
-    if args.part == "held":
-        blinds.pop("held", None)  # measured once: there is no earlier figure
     if args.record_blind:
         blinds[args.part] = {**results, "_kinds": kind_totals(kinds)}
         BLIND.write_text(json.dumps(blinds, indent=1, sort_keys=True) + "\n")
