@@ -5,8 +5,8 @@ own values (the NEAT sample has nine). Seeded, so it rewrites the same files.
     .venv/bin/python corpora/registers/sample_intents.py
 
 Writes ``intents-<register>-<part>.tsv`` (columns ``id``, ``nile``) beside this file: for
-each register a ``dev`` part (read while the rules were changed) and a ``held`` part (never
-read; measured once at the end).
+each register a ``dev`` part (read while the rules were changed), a ``held`` part (measured
+once, then read) and a ``final`` part (measured once, at the end).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ HERE = Path(__file__).resolve().parent
 NEAT = HERE.parent.parent.parent / "shared" / "data" / "neat-rein-dev.tsv"
 REGISTERS = ("helpdesk", "policy", "email", "nonnative", "dictated")
 SIZES = {"dev": 50, "held": 30}
+FINAL = 30
 SEED = 30
 
 #: Hour windows as operators set them (NEAT's sample has only 10:00–20:00).
@@ -99,13 +100,27 @@ def main() -> None:
         # has nine).
         picked += [middlebox(rng) for _ in range(3 if part == "dev" else 2)]
     turn = 0
-    for nile in sequence:
+    for used, nile in enumerate(sequence):
         open_sets = [k for k, v in sets.items() if len(v) < SIZES[k[1]]]
         if not open_sets:
             break
         key = open_sets[turn % len(open_sets)]
         sets[key].append(moved(nile, rng))
         turn += 1
+    write(sets, rng)
+    # A third part, written after the held-out sets were read: the intents left, dealt the
+    # same way (the first two parts are unchanged by it).
+    final = {(register, "final"): [middlebox(rng) for _ in range(2)] for register in REGISTERS}
+    for turn, nile in enumerate(sequence[used:]):
+        open_sets = [k for k, v in final.items() if len(v) < FINAL]
+        if not open_sets:
+            break
+        final[open_sets[turn % len(open_sets)]].append(moved(nile, rng))
+    write(final, rng)
+
+
+def write(sets: dict[tuple[str, str], list[str]], rng: random.Random) -> None:
+    """Each set's intents, two limits of each lifted, shuffled, as ``intents-*.tsv``."""
     for (register, part), picked in sets.items():
         # Two limits lifted per set (the NEAT sample has fourteen 'unset' intents).
         limits = [k for k, nile in enumerate(picked) if shape(nile).startswith("limit")]

@@ -179,7 +179,7 @@ def load_english(text: str) -> English:
     ordinal = r"(?:" + _any(dates["ordinals"]) + r")?"
     year = r"(?:,?\s+(?:(?:" + _any(dates["of"]) + r")\s+)?(?P<year>\d{4}))?"
     month_group = r"(?P<month>" + month + r")\.?"
-    day = r"(?P<day>\d{1,2})" + ordinal
+    day = r"(?P<day>\d{1,2})\.?" + ordinal
     of = r"(?:(?:" + _any(dates["of"]) + r")\s+)?"
     spoken = dict(times["spoken"])
     spoken_data = data["spoken"]
@@ -197,7 +197,13 @@ def load_english(text: str) -> English:
         "number_before": r"\b(?:" + _either(spoken_data["before"]) + r")\s+$",
         "spoken_zero": r"(?<![\d.,:])(\d{1,2})(\s+(?:" + _either(spoken_data["zero"])
                        + r")\s+)(\d)(?![\d.,:])",
-        "clock_after": r"\s*(?:" + markers + r")(?!\w)",
+        # What makes two numbers said as a pair an hour and its minutes ("seven forty five
+        # a m", "from nine thirty to five p m"): a half of the day after them, or a range
+        # to a time that has one.
+        "clock_after": r"\s*(?:(?:" + markers + r")(?!\w)|(?:" + words(times, "range")
+                       + r")\s+\d{1,2}(?::\d{2})?\s*(?:" + markers + r")(?!\w))",
+        "clock_before": r"\b(?:" + _either([*times["range_openers"], *times["open_start"],
+                                              *times["open_end"]]) + r")\s+$",
         "restated": r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)((?:" + _any(dates["ordinals"])
                     + r")?\s*\(\s*)(\d[\d,]*(?:\.\d+)?)(?:" + _any(dates["ordinals"])
                     + r")?\s*\)",
@@ -206,6 +212,7 @@ def load_english(text: str) -> English:
         "restated_word": r"\b(" + digit_words + r")(\s*\(\s*)(\d+)\s*\)",
         "grouped": r"(?<![\d.,])(\d{1,3})((?:[" + "".join(numbers["group_separators"])
                    + r"]\d{3})+)(?![\d.,])(?=\s*" + unit_word + ")",
+        "day_month": r"\b(?P<day>\d{1,2})\.(?P<m>\d{1,2})\.?(?![\d.])",
         "day_alone": r"\b(?:the\s+)?(?P<day>\d{1,2})(?:" + _any(dates["ordinals"]) + r")\b(?!\s+(?:"
                      + _any(dates["of"]) + r"\s+)?(?:" + month + r"))",
         "letter_run": r"(?<![\w.'])(?:(?:[a-z0-9]|" + letter_tokens + r") )+(?:[a-z0-9]|"
@@ -231,6 +238,7 @@ def load_english(text: str) -> English:
                    r"[.!:]\s*)?(?:(?:" + words(asides, "announcements") + r")\b[^:\n]{0,80}:|(?:"
                    + words(asides, "labels") + r")\s*:|(?:" + words(asides, "alone")
                    + r")\s*[.!,])",
+        "stating_opener": r"(?:" + words(asides, "stating_openers") + r")\b",
         "fillers": r"\b(?:" + words(asides, "fillers") + r")\b[,.]?",
         "openers": r"\s*(?:(?:" + words(asides, "openers") + r")\b[,!.]?(?:\s+|$))+",
         "subject": r"(?:^|(?<=\n))[ \t]*(?:" + words(asides, "subject_labels")
@@ -245,9 +253,11 @@ def load_english(text: str) -> English:
                    + r")(?=[,.;:!?)\n]|$)",
         "ticket_id": r"(?-i:\b[A-Z]{2,}[A-Z0-9]*(?:[-_#/]?\d{3,}|(?:-\d+)+)(?:[-_.]\d+)*\b)",
         "ticket_ref": r"(?:\b(?:" + words(asides, "tickets") + r")\s*(?:no\.?|number|#|:)?"
-                      r"\s*#?\s*|(?<![\w&])#)\d[\w-]*",
+                      r"\s*#?\s*|(?<![\w&])#)(?:\d[\w-]*(?:\s+\d+\b)*|"
+                      r"(?-i:[A-Z]{2,}[A-Z0-9]*[-_#/]?\d[\w.-]*))",
         "reference": r"§+\s*\d+(?:\.\d+)*[a-z]?(?:\s*\([^)]*\))?|\b(?:"
-                     + words(asides, "references") + r")\s+(?:\d+(?:\.\d+)*[a-z]?|(?-i:[A-Z])"
+                     + words(asides, "references") + "|" + words(asides, "documents")
+                     + r")\s+(?:\d+(?:\.\d+)*[a-z]?|(?-i:[A-Z])"
                      r"(?!\w)|[ivx]{1,4}\b)(?:\s*\([^)]*\))?",
         "document": r"(?-i:\b(?:[A-Z][\w&'-]*\s+){1,5}(?:" + _any(
             w[:1].upper() + w[1:] for w in asides["documents"]) + r")\b)(?:\s+(?-i:[A-Z]{1,6}"
@@ -263,7 +273,10 @@ def load_english(text: str) -> English:
         "gloss_open": r"\(\s*(?:(?:" + words(asides, "gloss_openers") + r")\b|"
                       + words(asides, "gloss_marks") + ")",
         "gloss_noun": r"\b(?:" + words(asides, "gloss_nouns") + r")s?\s*\)$",
-        "appositive": r",\s+(?:a|an|the)\s+[^,;.()\n]{0,60}?\b(?:"
+        # ", a video-calling app": a noun phrase, no verb in it ("..., a router will be added
+        # to the path of the file sharing service" is a clause of its own).
+        "appositive": r",\s+(?:a|an|the)\s+(?:(?!\b(?:" + words(asides, "example_ends")
+                      + r"|will|would|could|might)\b)[^,;.()\n]){0,60}?\b(?:"
                       + words(asides, "appositive_nouns") + r")s?\b(?=\s*[,;.)\n]|\s*$)",
         "example": r"\b(?:" + words(asides, "example_openers") + r")\s+[^;.()\n]*?(?=\s+(?:"
                    + words(asides, "example_ends") + r")\b|[;.()\n]|$)",
@@ -288,6 +301,8 @@ def load_english(text: str) -> English:
         "any_destination": r"(?:" + words(paths, "any_destination") + r")\b",
         "any_source": r"(?:" + words(paths, "any_source") + r")\b",
         "path_of": r"(?:" + words(paths, "path_of") + r")\b",
+        "from_after": r"(?:" + words(paths, "from_after") + r")\b",
+        "to_after": r"(?:" + words(paths, "to_after") + r")\b",
         "between": r"\b(?:" + words(paths, "between") + r")\s+(?:the\s+)?$",
         "between_and": r"\s+(?:" + words(paths, "between_and") + r")\s+(?:the\s+)?",
         "on": r"\b(?:" + words(paths, "on") + r")\s+(?:the\s+|a\s+|an\s+)?$",
@@ -334,9 +349,9 @@ def load_english(text: str) -> English:
                            + words(dates, "range_after") + r")\s*(?:the\s+)?(?P<d2>\d{1,2})"
                            + ordinal + r"\s+" + of + month_group + r"\b" + year,
         "month_year_days": r"\b" + month_group + r"\s+(?P<year>\d{4})\s*(?:\(|,)?\s*(?:the\s+)?"
-                           r"(?P<d1>\d{1,2})" + ordinal + r"\s*(?:" + words(dates, "range_after")
-                           + r")\s*(?:the\s+)?(?P<d2>\d{1,2})" + ordinal
-                           + r"(?:\s*/\s*\d{1,2})?\s*\)?",
+                           r"(?P<d1>\d{1,2})(?:\.\d{1,2}\.?)?" + ordinal + r"\s*(?:"
+                           + words(dates, "range_after") + r")\s*(?:the\s+)?(?P<d2>\d{1,2})"
+                           + ordinal + r"(?:\s*[/.]\s*\d{1,2}\.?)?\s*\)?",
         "whole_month": r"\b(?:" + words(dates, "whole_month") + r")\s+(?:the\s+)?"
                        + month_group + r"\s+(?P<year>\d{4})\b(?!\s*\(\s*\d)",
         "date_hint": r"\d{4}|\d[/.]\d|\b(?:" + "|".join(sorted({m[:3] for m in months}))

@@ -554,13 +554,23 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
                 for label, t in (("start", sched.start), ("end", sched.end))]
     if sched.start.kind == "hour":
         window = r.statement.window
+        # Two dates beside the hours restrict the days too: a window the intent lacks.
+        added = [Finding("time", "no date window", "contradicted", dates[0][1],
+                         f"adds a date window {s[dates[0][1][0]:dates[-1][1][1]]!r}")] \
+            if times and len(dates) >= 2 else []
         if window is not None and window.kind == "hour":
-            return _hours(sched, window, r)
+            return _hours(sched, window, r) + added
         # One clock time and no window: each end found or not on its own.
         return [_moment(label, t.value, [span for v, span in times if _same_clock(t.value, v)],
                         [span for _, span in times], s)
-                for label, t in (("start", sched.start), ("end", sched.end)) if t is not None]
-    return _days(sched, dates, s)
+                for label, t in (("start", sched.start), ("end", sched.end))
+                if t is not None] + added
+    # Hours beside the dates restrict the hours of each day: a window the intent lacks.
+    hours = r.statement.window
+    added = [Finding("time", "no hour window", "contradicted", hours.span,
+                     f"adds an hour window {hours.text!r}")] \
+        if hours is not None and hours.kind == "hour" and not hours.whole_day else []
+    return _days(sched, dates, s) + added
 
 
 def _clock_like(statement) -> tuple:

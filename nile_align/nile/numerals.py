@@ -25,6 +25,8 @@ __all__ = ["normalise"]
 _TOKEN = re.compile(r"\w+(?:[-']\w+)*|[^\w\s]")
 #: Numbers the rewrite made from words, side by side (speech's pairs: "43 89", "26 oh 3").
 _PAIR = re.compile(r"(?<![\d.,:])(\d{1,2})(\s+)(\d{2})(?![\d.,:])")
+#: A year said in two pairs ("twenty twenty five"): 19 or 20, then two digits.
+_YEAR = re.compile(r"(?<![\d.,:])(19|20)(\s+)(\d{2})(?![\d.,:])")
 
 
 def normalise(text: str, e: English, known: frozenset[str] = frozenset()) -> str:
@@ -102,17 +104,28 @@ def _pairs(text: str, chars: list[str], converted: list[tuple[int, int]], e: Eng
     def words(a: int, b: int) -> bool:
         return any(x <= a and b <= y for x, y in converted)
 
-    for m in list(e["spoken_zero"].finditer(text)) + list(_PAIR.finditer(text)):
+    # A year first ("ending january five twenty twenty five": 5, then 2025), then the
+    # other pairs, none overlapping one already joined.
+    joined: list[tuple[int, int]] = []
+    found = [*_YEAR.finditer(text), *e["spoken_zero"].finditer(text), *_PAIR.finditer(text)]
+    for m in found:
+        if any(a < m.end() and m.start() < b for a, b in joined):
+            continue
         first, second = m.span(1), m.span(3)
         if not (words(*first) and words(*second)):
             continue
         if m.re is _PAIR:
             digits = m.group(1) + m.group(3)
-            if e["clock_after"].match(text, m.end()):
+            if int(m.group(3)) < 60 and (e["clock_after"].match(text, m.end()) or (
+                    e["clock_before"].search(text, 0, m.start())
+                    and e["clock_after"].match(text, m.end() + 1))):
                 digits = f"{m.group(1)}:{m.group(3)}"
+        elif m.re is _YEAR:
+            digits = m.group(1) + m.group(3)
         else:
             digits = m.group(1) + "0" + m.group(3)
         chars[m.start():m.end()] = list(_pad(digits, m.group(0)))
+        joined.append(m.span())
 
 
 def _restated(text: str, e: English) -> str:

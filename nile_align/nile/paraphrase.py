@@ -86,6 +86,7 @@ def compare(a: Statement | Reading | str, b: Statement | Reading | str) -> Compa
     facts += _items(sa, sb)
     facts += _targets(sa, sb)
     facts += _window(sa, sb)
+    facts += _exceptions(sa, sb)
     facts += _unread(sa, sb)
     if not facts:
         facts.append(Fact("nothing", "A states no fact the rules can read", "unclear"))
@@ -255,22 +256,26 @@ def _targets(sa: Statement, sb: Statement) -> list[Fact]:
     vocab = _vocabulary(sa)
     out: list[Fact] = []
     matched: list[StatedName] = []
+    # A direction needs both ends: a role said of one end alone ("uploads from campus",
+    # "apply it to the campus endpoint") is whose traffic, not a path.
+    role_a = (lambda t: t.role) if sa.path is not None else (lambda t: None)
+    role_b = (lambda t: t.role) if sb.path is not None else (lambda t: None)
     for x in sa.targets:
-        fact = x.key if x.role is None else f"{x.role} {x.key}"
+        fact = x.key if role_a(x) is None else f"{role_a(x)} {x.key}"
         same = [y for y in sb.targets if _same(x, y, vocab)]
         if same:
-            y = next((y for y in same if y.role == x.role), same[0])
+            y = next((y for y in same if role_b(y) == role_a(x)), same[0])
             matched.append(y)
-            if x.role is None or y.role == x.role:
+            if role_a(x) is None or role_b(y) == role_a(x):
                 out.append(Fact("target", fact, "kept", span=x.span, other=y.span))
-            elif y.role is None:
+            elif role_b(y) is None:
                 out.append(Fact("path", fact, "unclear", "B does not say which way the "
                                 "traffic goes", x.span, y.span))
             else:
-                out.append(Fact("path", fact, "contradicted", f"B has it {y.role} "
+                out.append(Fact("path", fact, "contradicted", f"B has it {role_b(y)} "
                                 "(the direction reversed)", x.span, y.span))
             continue
-        if any(vocab.is_implicit(k) for k in x.keys) and x.role is None:
+        if any(vocab.is_implicit(k) for k in x.keys) and role_a(x) is None:
             out.append(Fact("target", fact, "kept", "an implicit target may stay unsaid",
                             x.span))
             continue
@@ -324,6 +329,35 @@ def _window(sa: Statement, sb: Statement) -> list[Fact]:
     if (wa.kind, wa.start, wa.end) == (wb.kind, wb.start, wb.end):
         return [Fact("time", fact, "kept", span=wa.span, other=wb.span)]
     return [Fact("time", fact, "contradicted", f"B says {wb.text!r}", wa.span, wb.span)]
+
+
+# --- exceptions ----------------------------------------------------------------------------
+
+def _exceptions(sa: Statement, sb: Statement) -> list[Fact]:
+    """An exception of A ("except the administrators") is kept where B makes one that names
+    the same (the same vocabulary names, else the same words), else lost."""
+    out = []
+    for x in sa.exceptions:
+        keys = _names_in(sa, x.span)
+        same = next((y for y in sb.exceptions if (keys and keys & _names_in(sb, y.span)) or
+                     _words(x.text) == _words(y.text)), None)
+        if same is not None:
+            out.append(Fact("exception", x.text.strip(), "kept", span=x.span, other=same.span))
+        else:
+            out.append(_absent(sb, "name", Fact("exception", x.text.strip(), "lost",
+                                                "B makes no such exception", x.span)))
+    return out
+
+
+def _names_in(s: Statement, span: tuple[int, int]) -> set[str]:
+    """The representatives of the vocabulary names a statement states inside ``span``."""
+    vocab = _vocabulary(s)
+    return {vocab.representative(k) for n in (*s.items, *s.targets, *s.described)
+            for k in n.keys if span[0] <= n.span[0] < span[1] + 1}
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.casefold().split())
 
 
 # --- what the rules could not read ----------------------------------------------------------

@@ -223,8 +223,8 @@ def _times(text: str, e: English) -> list[tuple[str, Span]]:
         for k in (1, 3):
             found[m.span(k)[0], m.span(k + 1)[1]] = f"{m.group(k)}:{m.group(k + 1)}"
     for m in e["range"].finditer(text):
-        if m.group("after") and e["not_hours"].match(m.group("after")):
-            continue
+        if m.group("after") and e["not_hours"].match(m.string, m.start("after")):
+            continue  # "5-10 Mbps", "10 and 20 of May"
         pair = _range(m, e)
         if pair is None:
             continue
@@ -301,6 +301,14 @@ def _dates(text: str, e: English) -> list[tuple[Date, Span]]:
             if 1 <= month <= 12 and 1 <= day <= 31 and not any(
                     x < m.end() and m.start() < y for x, y in found):
                 found[m.span()] = (int(m.group(3)), month, day)
+    if found or e["date_hint"].search(text):  # "01.11 to 30.11" beside "November 2025"
+        years = [y for (y, _, _) in found.values() if y is not None] or [
+            int(y) for y in re.findall(r"\b(?:19|20)\d\d\b", text)]
+        for m in e["day_month"].finditer(text):
+            day, month = int(m.group("day")), int(m.group("m"))
+            if years and 1 <= month <= 12 and 1 <= day <= 31 and not any(
+                    a < m.end() and m.start() < b for a, b in found):
+                found[m.span()] = (years[0], month, day)
     if found:  # "from May 10th 2024 to the 20th": a day alone takes the date's month before it
         for m in e["day_alone"].finditer(text):
             before = [d for span, d in found.items() if span[1] <= m.start()]
@@ -399,6 +407,8 @@ def _asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...]]:
                if m.end() > m.start()]
     for m in e["why"].finditer(plain):
         start, end = m.span()
+        if e["stating_opener"].match(plain, start) and e["amount"].search(plain, start, end):
+            continue  # "so it downloads at most 9450 MB a week" states the limit
         if _SENTENCE_START.search(plain, 0, start) and (comma := plain.find(",", start, end)) > 0:
             end = comma  # "To keep the link free, students are capped at ...": the rationale
         around.append(("rationale", (start, end)))
@@ -526,6 +536,9 @@ class Statement:
     #: What a gloss or an example names ("secure web browsing (HTTPS)"): no fact of its own,
     #: but another sentence that states it keeps it.
     described: tuple[StatedName, ...] = ()
+    #: Exceptions to the policy that name no item of it ("except for the administrators"):
+    #: an exception that names one is how English says its polarity ("all but Facebook").
+    exceptions: tuple[Hit, ...] = ()
     #: The vocabulary it was read with (the shipped one when None).
     vocab: Vocabulary | None = field(default=None, repr=False, compare=False)
     #: The English it was read with (the shipped one when None).
@@ -564,6 +577,7 @@ class Statement:
             None if self.window is None else (self.window.kind, self.window.start,
                                               self.window.end),
             self.whole_day is not None, self.everyone is not None,
+            tuple(sorted(_exception_words(x.text) for x in self.exceptions)),
             tuple(sorted((u.what, u.text.casefold()) for u in self.unread)))
 
     @functools.cached_property
@@ -618,6 +632,7 @@ class Statement:
             out.append(("time", "the whole day", self.whole_day.span))
         if self.everyone is not None:
             out.append(("target", "everyone", self.everyone.span))
+        out += [("exception", x.text.strip(), x.span) for x in self.exceptions]
         return sorted(out, key=lambda f: f[2] or (10**9, 0))
 
 
@@ -793,14 +808,18 @@ class Reading:
         destination (``to``)."""
         e = self.english
         m = e["from" if marker == "from" else "to"].search(self.text, 0, span[0])
+        if m is None and e["from_after" if marker == "from" else "to_after"].match(
+                self.text, span[1]):
+            return Hit(marker, span[0], span[1], self.text[span[0]:span[1]])  # "wifi-bound"
         if m is None:
             # An 'any' end that says which end it is: "whatever the destination", "any source".
             said = e["any_destination" if marker == "to" else "any_source"].match(
                 self.text, span[0], span[1])
             return Hit(marker, span[0], span[1], self.text[span[0]:span[1]]) \
                 if said is not None and said.end() == span[1] else None
+        clause = self.clauses[self.clause(span)][0]
         if marker == "from" and (e["not_from"].search(self.text, 0, m.start()) or self.first(
-                "remove", self.clauses[self.clause(span)][0], m.end())):
+                "remove", clause, m.end()) or self.first("lift", clause, m.end())):
             return None  # "remove the proxy from the labs": what it is removed from
         if marker == "to" and m.group(0)[:3].casefold() == "to " and e["not_to"].search(
                 self.text, 0, m.start()):
@@ -1044,7 +1063,21 @@ def _state(r: Reading) -> Statement:
     return Statement(text, amounts, tuple(items), tuple(targets), polarity, window,
                      r.first("whole_day"), everyone,
                      tuple(_unread(r, items, targets, polarity, window)),
-                     described, r.vocab, r.english)
+                     described, tuple(_exceptions(r, items)), r.vocab, r.english)
+
+
+def _exceptions(r: Reading, items: list[StatedName]) -> Iterator[Hit]:
+    """Exceptions to the policy, up to the end of their clause, that name no item (one that
+    names an item says its polarity: "all but Facebook", "everything except FTP")."""
+    for m in r.english["exception"].finditer(r.text):
+        end = max(r.clauses[r.clause(m.span())][1], m.end() + 1)
+        if not any(m.start() <= i.span[0] < end and i.category != "middleboxes" for i in items):
+            yield Hit("exception", m.start(), m.end(), m.group(0))
+
+
+def _exception_words(text: str) -> tuple[str, ...]:
+    """An exception's words, for comparing two (case and spacing aside)."""
+    return tuple(w.casefold() for w in _TOKEN.findall(text))
 
 
 def _stated_amount(r: Reading, a: Amount, lifted: bool) -> StatedAmount:
