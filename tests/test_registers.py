@@ -215,3 +215,19 @@ def test_no_draft_rests_on_a_partial_reading():
 ])
 def test_a_word_that_describes_what_the_intent_names_is_no_added_item(nile, sentence):
     assert verdict(nile, sentence) == "aligned"
+
+
+def test_dates_in_an_order_the_sentence_does_not_say_take_the_intent_s_order():
+    """"07/10/2024" is 7 October or 10 July: the intent-free reading leaves it unread; the
+    fact check reads it the way that gives the intent's dates, where one does."""
+    nile = "for endpoint('guests') block protocol('ftp') start date('20241007') end date('20241208')"
+    assert verdict(nile, "Block FTP for guests between 07/10/2024 and 08/12/2024") == "aligned"
+    assert verdict(nile, "Block FTP for guests between 10/07/2024 and 12/08/2024") == "aligned"
+    assert verdict(nile, "Block FTP for guests between 07/11/2024 and 08/12/2024") == "uncertain"
+    assert read("between 12/12/2024 and 12/12/2024").dates  # one order only
+
+
+def test_a_value_of_the_intent_the_vocabulary_lacks_is_no_doubt():
+    nile = "for endpoint('guests') block protocol('19.16.1.1'), service('F2movies')"
+    text = "Block 19.16.1.1 and F2movies for guests; F2movies stays blocked"
+    assert verdict(nile, text) == "aligned"

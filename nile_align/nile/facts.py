@@ -181,7 +181,11 @@ def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding
             return Finding("polarity", "unset", "matched", lifted.span)
         limit = ctx.amounts[0].span if ctx.amounts else (
             h.span if (h := r.first("limit_word")) else None)
-        # A limit stated with no word that lifts it is a limit being set.
+        # A limit stated with no word that lifts it is a limit being set, unless a word the
+        # rules could not read may be the lift.
+        if limit is not None and (doubt := r.statement.unread_as("polarity")):
+            return Finding("polarity", "unset", "missing", limit,
+                           _unread_detail(doubt, "that the limit is lifted"), True)
         return Finding("polarity", "unset", "contradicted" if limit else "missing", limit,
                        "the sentence sets the limit; nothing lifts it" if limit else "")
     family = "acl" if verb in ("allow", "block") else "chain"
@@ -321,24 +325,34 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             what = "item" if m.categories & ITEMS else "middlebox"
         out.append(Finding("target" if what == "target" else "item", f"no {m.key}",
                            "contradicted", m.span, f"adds {what} {m.text!r}"))
-    return out + _added_unknown(ctx, claimed) + _added_limits(ctx, intent) + \
+    return out + _added_unknown(ctx, claimed, intent) + _added_limits(ctx, intent) + \
         _added_exceptions(ctx, claimed)
 
 
-def _added_unknown(ctx: _Context, claimed: list[Mention]) -> list[Finding]:
+def _added_unknown(ctx: _Context, claimed: list[Mention], intent: Intent) -> list[Finding]:
     """Names the vocabulary does not know, listed with the intent's items or targets
     ("Net2Phone and Skype", "the dorms and Rockefeller Hall") or standing where a path end
     does ("from Bldg7"): another item or place, or another name of one? The reading cannot
-    tell."""
-    spans = [c.span for c in claimed]
-    found = dict.fromkeys(ctx.r.listed_unknown(spans) + ctx.r.unknown_ends())
-    return [Finding("item" if not ctx.r.unknown_ends() or (word, span) not in
-                    ctx.r.unknown_ends() else "target", f"no {word}", "missing", span,
-                    f"{word!r}, named beside the intent's names, is a name the vocabulary "
-                    f"does not know: another one, or another name of one?", True)
-            for word, span in found
-            # a value of the intent the vocabulary does not know ("QuEC") is the intent's
-            if not any(a < span[1] and span[0] < b for a, b in ctx.named)]
+    tell. A value of the intent the vocabulary does not know ("QuEC", said twice) is the
+    intent's."""
+    ends = ctx.r.unknown_ends()
+    own = {w for value in _values(intent) for w in ctx.vocab.words(value)}
+    return [Finding("target" if (word, span) in ends else "item", f"no {word}", "missing",
+                    span, f"{word!r}, named beside the intent's names, is a name the "
+                    f"vocabulary does not know: another one, or another name of one?", True)
+            for word, span in dict.fromkeys(ctx.r.listed_unknown([c.span for c in claimed])
+                                            + ends)
+            if not any(a < span[1] and span[0] < b for a, b in ctx.named)
+            and not set(ctx.vocab.words(word)) <= own]
+
+
+def _values(intent: Intent) -> list[str]:
+    """Every value the intent names: its items, its targets, its path's ends."""
+    values = [f.value for _, f in intent.items() if isinstance(f, Function)]
+    values += [f.value for f in intent.targets]
+    if intent.path is not None:
+        values += [intent.path.source.value, intent.path.destination.value]
+    return values
 
 
 def _added_limits(ctx: _Context, intent: Intent) -> list[Finding]:
@@ -346,7 +360,7 @@ def _added_limits(ctx: _Context, intent: Intent) -> list[Finding]:
     number the rules cannot place may be one (doubt, with the number)."""
     out = []
     if not any(isinstance(i, (Bandwidth, Quota)) for _, i in intent.items()) and (
-            doubt := ctx.r.statement.unread_as("amount")):
+            doubt := _doubt(ctx, intent, "amount")):
         out.append(Finding("rate", "no amount", "missing", doubt[0].span,
                            _unread_detail(doubt, "a limit the intent lacks"), True))
     for a in ctx.amounts:
@@ -523,7 +537,6 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
     r, s = ctx.r, ctx.text
     sched = intent.schedule
     times, dates = r.times, r.dates
-    statement = r.statement
     if sched is None or sched.start is None or sched.end is None:
         said = times[0][1] if times else (dates[0][1] if dates else None)
         if said is None and sched is None and (when := r.first("when")) is not None:
@@ -531,14 +544,21 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
         if said is not None and sched is None:
             return [Finding("time", "no time window", "contradicted", said,
                             f"adds a time window {s[said[0]:said[1]]!r}")]
-        if sched is None and (doubt := _clock_like(statement)):
+        if sched is None and (doubt := _clock_like(_doubt(ctx, intent, "time"))):
             # Words the rules cannot read as a time may be a window the intent lacks.
             return [Finding("time", "no time window", "missing", doubt[0].span,
                             _unread_detail(doubt, "a time window"), True)]
         return []
     if sched.start.kind not in ("hour", "date"):
         return []
-    doubt = statement.unread_as("time")
+    if sched.start.kind == "date" and not dates:
+        # Dates written in an order the sentence does not say ("07/10/2024"): the order
+        # that gives the intent's dates, where one does (the guided reading).
+        for order in r.slashed_dates():
+            if all(any(_ymd(d) == t.value for d, _ in order) for t in (sched.start, sched.end)
+                   if t is not None):
+                return _days(sched, order, s)
+    doubt = _doubt(ctx, intent, "time")
     if not times and not dates and not doubt:
         # Nothing in the sentence restricts when, and nothing left unread could: it states
         # the policy for all times, which only a window of the whole day says too.
@@ -573,10 +593,19 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
     return _days(sched, dates, s) + added
 
 
-def _clock_like(statement) -> tuple:
+def _doubt(ctx: _Context, intent: Intent, kind: str) -> tuple:
+    """The words the sentence left unread that could state a fact of ``kind``, less those
+    that are the intent's own values the vocabulary does not know ("53sT traffic",
+    "protocol 19.16.1.1"): the guided reading knows what they are."""
+    values = [v.casefold() for v in _values(intent)]
+    return tuple(u for u in ctx.r.statement.unread_as(kind)
+                 if not any(u.text.casefold() in v for v in values))
+
+
+def _clock_like(unread: tuple) -> tuple:
     """The words left unread that look like a clock time or a date (not a bare number or a
     word such as "until": those doubt a window only where the intent has one)."""
-    return tuple(u for u in statement.unread_as("time")
+    return tuple(u for u in unread
                  if u.what.startswith("a clock time") or "amount" not in u.could_be
                  and not u.what.startswith("a time the rules"))
 
@@ -624,6 +653,11 @@ def _same_clock(a: str, b: str) -> bool:
     """Two clock times of a window end: midnight is 00:00, 23:59 or 24:00."""
     edge = {"00:00", "23:59", "24:00"}
     return a == b or (a in edge and b in edge)
+
+
+def _ymd(date) -> str:
+    year, month, day = date
+    return f"{year:04d}{month:02d}{day:02d}" if year is not None else ""
 
 
 def _days(sched: Schedule, dates, s: str) -> list[Finding]:

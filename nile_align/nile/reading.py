@@ -295,12 +295,13 @@ def _dates(text: str, e: English) -> list[tuple[Date, Span]]:
         False if any(b > 12 for _, _, b in slashed) else \
         True if any(m.group(0)[len(m.group(1))] in e.day_first for m, _, _ in slashed) \
         else None
-    if day_first is not None:  # else the sentence does not say which (left unread)
-        for m, a, b in slashed:
-            day, month = (a, b) if day_first else (b, a)
-            if 1 <= month <= 12 and 1 <= day <= 31 and not any(
-                    x < m.end() and m.start() < y for x, y in found):
-                found[m.span()] = (int(m.group(3)), month, day)
+    for m, a, b in slashed:
+        if day_first is None and a != b:
+            continue  # the sentence does not say which: left unread ("01/06/2024")
+        day, month = (a, b) if day_first is not False else (b, a)
+        if 1 <= month <= 12 and 1 <= day <= 31 and not any(
+                x < m.end() and m.start() < y for x, y in found):
+            found[m.span()] = (int(m.group(3)), month, day)
     if found or e["date_hint"].search(text):  # "01.11 to 30.11" beside "November 2025"
         years = [y for (y, _, _) in found.values() if y is not None] or [
             int(y) for y in re.findall(r"\b(?:19|20)\d\d\b", text)]
@@ -837,6 +838,16 @@ class Reading:
         """Capitalised words the vocabulary does not know ("Skype", "Zoom"): names of items
         or places it has no entry for (not cue words, times or dates)."""
         return _unknown_names(self)
+
+    def slashed_dates(self) -> list[list[tuple[Date, Span]]]:
+        """The numeric dates the sentence writes in an order it does not say ("07/10/2024",
+        both numbers 12 or less), read day first and month first: what a guided reading
+        may choose between (an intent whose dates one order gives)."""
+        slashed = [m for m in _SLASH_DATE.finditer(self.text)
+                   if not any(a <= m.start() < b for _, (a, b) in self.dates)]
+        return [[((int(m.group(3)), int(m.group(k)), int(m.group(3 - k))), m.span())
+                 for m in slashed if 1 <= int(m.group(k)) <= 12]
+                for k in (2, 1)] if slashed else []
 
     def unknown_ends(self) -> list[tuple[str, Span]]:
         """Unknown names where a path end stands ("from Bldg7", "to the Annex"): another
