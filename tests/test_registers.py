@@ -6,6 +6,7 @@ written for these tests (the sets themselves are measured by benchmarks/register
 from __future__ import annotations
 
 import pytest
+from test_reading import facts as statement  # the whole statement: facts and words unread
 
 from nile_align import parse
 from nile_align.judge.verdict import Judge, compose
@@ -15,13 +16,6 @@ from nile_align.nile.paraphrase import compare
 from nile_align.nile.reading import read
 
 FACTS = Judge(counts=False, source="no model")
-
-
-def statement(sentence: str) -> set[tuple[str, str]]:
-    """The whole statement of a sentence: every fact and every word left unread."""
-    st = read(sentence).statement
-    return {(kind, value) for kind, value, _ in st.facts()} | {
-        ("unread", u.text) for u in st.unread}
 
 
 def verdict(nile: str, sentence: str) -> str:
