@@ -5,8 +5,9 @@ own values (the NEAT sample has nine). Seeded, so it rewrites the same files.
     .venv/bin/python corpora/registers/sample_intents.py
 
 Writes ``intents-<register>-<part>.tsv`` (columns ``id``, ``nile``) beside this file: for
-each register a ``dev`` part (read while the rules were changed), a ``held`` part (measured
-once, then read) and a ``final`` part (measured once, at the end).
+each register a ``dev`` part (read while the rules were changed), then ``held`` and
+``final`` parts (each measured once, then read) and a ``test`` part (measured once, at the
+end).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ HERE = Path(__file__).resolve().parent
 NEAT = HERE.parent.parent.parent / "shared" / "data" / "neat-rein-dev.tsv"
 REGISTERS = ("helpdesk", "policy", "email", "nonnative", "dictated")
 SIZES = {"dev": 50, "held": 30}
-FINAL = 30
+LATER = ("final", "test")
+LATER_SIZE = 30
 SEED = 30
 
 #: Hour windows as operators set them (NEAT's sample has only 10:00–20:00).
@@ -108,15 +110,17 @@ def main() -> None:
         sets[key].append(moved(nile, rng))
         turn += 1
     write(sets, rng)
-    # A third part, written after the held-out sets were read: the intents left, dealt the
-    # same way (the first two parts are unchanged by it).
-    final = {(register, "final"): [middlebox(rng) for _ in range(2)] for register in REGISTERS}
-    for turn, nile in enumerate(sequence[used:]):
-        open_sets = [k for k, v in final.items() if len(v) < FINAL]
-        if not open_sets:
-            break
-        final[open_sets[turn % len(open_sets)]].append(moved(nile, rng))
-    write(final, rng)
+    # Later parts, each written after the one before was read: the intents left, dealt the
+    # same way (the parts before are unchanged by them).
+    for part in LATER:
+        later = {(register, part): [middlebox(rng) for _ in range(2)] for register in REGISTERS}
+        for turn, nile in enumerate(sequence[used:]):
+            open_sets = [k for k, v in later.items() if len(v) < LATER_SIZE]
+            if not open_sets:
+                break
+            later[open_sets[turn % len(open_sets)]].append(moved(nile, rng))
+        used += turn
+        write(later, rng)
 
 
 def write(sets: dict[tuple[str, str], list[str]], rng: random.Random) -> None:
