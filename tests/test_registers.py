@@ -42,6 +42,15 @@ SPOKEN = [
     ("block ftp for guests from may tenth twenty twenty four to may twentieth twenty twenty four",
      {("item", "block ftp"), ("polarity", "acl block"), ("target", "guests"),
       ("time", "date 20240510–20240520")}),
+    ("guarantee the labs eight oh five m b p s at least",
+     {("rate", "805 Mbps min"), ("polarity", "limit set"), ("target", "labs")}),
+    # a name said as it sounds, and a list said without commas
+    ("for the guests block pop three pop s and i map s",
+     {("item", "block pop3"), ("item", "block pops"), ("item", "block imaps"),
+      ("polarity", "acl block"), ("target", "guests")}),
+    ("block file sharing f t p and telnet for guests",
+     {("item", "block file sharing"), ("item", "block ftp"), ("item", "block telnet"),
+      ("polarity", "acl block"), ("target", "guests")}),
     ("allow p two p for the dorms from one p m to nine p m",
      {("item", "allow peer2peer"), ("polarity", "acl allow"), ("target", "dorms"),
       ("time", "hour 13:00–21:00")}),
@@ -80,6 +89,15 @@ WINDOWS = [
     ("From May 10th 2024 to the 20th guests may use SSH", ("date", "20240510", "20240520")),
     ("Each day from ten o'clock (10:00) until twenty hundred hours (20:00) guests may use SSH",
      ("hour", "10:00", "20:00")),
+    ("From quarter past seven until eleven o'clock every morning guests may use SSH",
+     ("hour", "07:15", "11:00")),
+    ("From half past seven until ten o'clock every evening guests may use SSH",
+     ("hour", "19:30", "22:00")),
+    ("In the busy hours, that is, from 2:00 p.m. to 6:00 p.m., guests may use SSH",
+     ("hour", "14:00", "18:00")),
+    ("For the whole June 2025 (1/6/2025 to 30/6/2025) guests may use SSH",
+     ("date", "20250601", "20250630")),
+    ("From Mon 2 June to Mon 9 June 2025 guests may use SSH", ("date", "20250602", "20250609")),
 ]
 
 
@@ -101,6 +119,11 @@ FRAMED = [
     "Per §3.4 of the Acceptable Use Policy (CHG-2025-0611), FTP shall be denied to guests.",
     # dictated: fillers and an utterance's opening words
     "um okay so uh block ftp for the guests",
+    # a request after a greeting; the people who decide; an offer to answer questions
+    "hey could you block ftp for guests, thanks",
+    "FTP shall be denied to guests, the Network Security Office having so decided.",
+    "Hi both,\n\nconfirming the rule we agreed last week: guests get no ftp. Nothing else is "
+    "changing. As always, ping me with questions.\nDan",
 ]
 
 
@@ -128,12 +151,51 @@ def test_formal_lifts(sentence, expected):
     assert statement(sentence) == expected
 
 
+def test_a_negation_in_a_clause_that_lifts_a_limit_blocks_nothing():
+    """"doesn't need the cap anymore" lifts the cap: FTP is not blocked."""
+    assert statement("FTP doesn't need its 5 Mbps cap anymore") == {
+        ("item", "? ftp"), ("rate", "5 Mbps max (lifted)"), ("polarity", "limit unset")}
+
+
+@pytest.mark.parametrize("sentence,expected", [
+    ("Guests are not to carry telnet or SSH sessions.",
+     {("item", "block telnet"), ("item", "block ssh"), ("polarity", "acl block"),
+      ("target", "guests")}),
+    ("The IT Council hereby suspends the guests' use of SSH.",
+     {("item", "block ssh"), ("polarity", "acl block"), ("target", "guests")}),
+    ("can we stop telnet for the guests?",
+     {("item", "block telnet"), ("polarity", "acl block"), ("target", "guests")}),
+    ("Guests get a quota of 3 gigas of downloads per diem.",
+     {("size", "3 GB download per day"), ("polarity", "limit set"), ("target", "guests")}),
+    ("Guests: max 2 Mbit/s (0,002 Gbit/s).",
+     {("rate", "2 Mbps max"), ("polarity", "limit set"), ("target", "guests")}),
+])
+def test_verbs_units_and_numbers_of_the_registers(sentence, expected):
+    assert statement(sentence) == expected
+
+
+def test_the_people_who_run_a_place_are_no_target():
+    assert ("target", "network") not in statement("Note for the networking team: block ftp")
+
+
+def test_the_sentence_that_names_the_items_says_the_policy():
+    """A ticket reports, then asks: the sentence naming most of the intent's items states
+    the policy; as many in each, the verdict doubts."""
+    nile = "for endpoint('labs') allow protocol('ssh'), protocol('ftp')"
+    assert verdict(nile, "Labs can't use SSH. Please allow SSH and FTP for the labs.") \
+        == "aligned"
+    assert verdict("for endpoint('labs') allow protocol('ssh')",
+                   "Labs can't use SSH. Please allow SSH for the labs.") == "uncertain"
+
+
 @pytest.mark.parametrize("sentence,ends", [
     ("uni → any dest: block ftp", {("target", "from university"), ("target", "to any")}),
     ("Traffic that originates on the Internet and is destined for the servers shall be denied",
      {("target", "from internet"), ("target", "to servers")}),
     ("guests may send 5 GB a week, whatever the destination",
      {("target", "from guests"), ("target", "to any")}),
+    ("block ftp (labs as source, dorms as destination)",
+     {("target", "from labs"), ("target", "to dorms")}),
 ])
 def test_path_ends_of_the_registers(sentence, ends):
     assert ends <= statement(sentence)

@@ -193,8 +193,10 @@ def load_english(text: str) -> English:
                                               *numbers["ordinals"]]) + r")\b",
         "number_after": r"\s*(?:\(\s*\d|\d|(?:" + unit_word + "|" + markers + "|" + month
                         + "|" + _either([*units_words, *tens, *numbers["scales"]])
-                        + r")(?!\w))",
-        "number_before": r"\b(?:" + _either(spoken_data["before"]) + r")\s+$",
+                        + r"|(?:" + _either(spoken_data["zero"]) + r")\s+(?:" + digit_words
+                        + r"))(?!\w))",
+        "number_before": r"\b(?:" + _either(spoken_data["before"]) + r"|(?:\d+|" + digit_words
+                         + r")\s+(?:" + _either(spoken_data["zero"]) + r"))\s+$",
         "spoken_zero": r"(?<![\d.,:])(\d{1,2})(\s+(?:" + _either(spoken_data["zero"])
                        + r")\s+)(\d)(?![\d.,:])",
         # What makes two numbers said as a pair an hour and its minutes ("seven forty five
@@ -227,7 +229,9 @@ def load_english(text: str) -> English:
                         + _any(dates["ordinals"]) + r"))|\b(?:" + month
                         + r")\.?\s+(?P<ord2>" + _either(spoken_data["ordinals"]) + r")\b",
         # amounts: a number (digits or words), "k" for thousands, its unit and "per second"
-        "amount": r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\b"
+        # a number: thousands grouped by commas ("1,500"), a decimal point, or a decimal
+        # comma ("0,578", "1,5": no group of three after a leading digit other than 0)
+        "amount": r"(?<![\w.,])(?P<num>(?!0,)\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+|,\d+)?|\b"
                   + number_words + r"(?=[- ]+[a-z]))(?P<k>k(?=\s*[mgt]?b))?\s*-?\s*"
                   r"(?P<unit>[a-z]+(?:/[a-z]+)?)(?P<persec>\s*-?\s*" + fill("{{per}}")
                   + r"\s*-?\s*(?:" + _either(units["seconds"]) + r")\b)?",
@@ -262,14 +266,20 @@ def load_english(text: str) -> English:
         "document": r"(?-i:\b(?:[A-Z][\w&'-]*\s+){1,5}(?:" + _any(
             w[:1].upper() + w[1:] for w in asides["documents"]) + r")\b)(?:\s+(?-i:[A-Z]{1,6}"
                     r"-?\d[\w.-]*))?",
+        "organisation": r"(?-i:\b(?:[A-Z][\w&'-]*\s+){1,5}(?:" + _any(
+            w[:1].upper() + w[1:] for w in asides["organisations"])
+            + r")\b(?!\s+[A-Z]))",  # not inside a longer name ("the Post Office Protocol")
         "heading": r"(?:^|(?<=\n))[ \t]*(?:" + words(asides, "headings")
                    + r")[ \t]+(?-i:[A-Z][\w'-]*)(?:[ \t]+(?-i:[A-Z][\w'-]*)){0,5}[ \t]*[.:]",
         "initials": r"(?-i:\b(?:" + _any(asides["initials"]) + r")s?\b)",
         "sign_off": r"(?:^|(?<=[.!?\n]))\s*(?:" + words(asides, "sign_offs")
                     + r")[^.!?\n]*(?:[.!?]+|$)",
-        "why": r"(?:^|(?<=[,;(—–-])|(?<=\s))(?:" + words(asides, "rationale")
-               + r")(?:\b|(?<=[,.]))[^.!?;)\n]*|(?<=[.!?;—–]\s)(?:" + words(asides, "effects")
-               + r")\b[^.!?;\n]*",
+        # up to the end of its sentence: a stop that a space follows ("p.m." goes on)
+        "why": r"(?:^|(?<=[,;(—–-])|(?<=\s))(?:" + words(asides, "rationale") + "|"
+               + words(asides, "restatements")
+               + r")(?:\b|(?<=[,.]))(?:[^.!?;)\n]|[.!?](?=\S))*|(?<=[.!?;—–]\s)(?:"
+               + words(asides, "effects") + r")\b[^.!?;\n]*",
+        "restatement": r"(?:" + words(asides, "restatements") + r")(?:\b|(?<=[,.]))",
         "gloss_open": r"\(\s*(?:(?:" + words(asides, "gloss_openers") + r")\b|"
                       + words(asides, "gloss_marks") + ")",
         "gloss_noun": r"\b(?:" + words(asides, "gloss_nouns") + r")s?\s*\)$",
@@ -310,6 +320,7 @@ def load_english(text: str) -> English:
                     + r")\s+(?:the\s+|a\s+|an\s+|their\s+|our\s+)?",
         # names
         "modifier": r"[\s-]*(?:" + words(names, "modifiers") + r")\b",
+        "body": r"[\s-]*(?:" + words(asides, "organisations") + r")s?\b",
         "any_traffic": r"\b(?:" + words(names, "any_traffic") + r")\b",
         "modal_item": r"\b(?:" + words(names, "modal") + r")\s+$",
         "kind_after": r"\s*(?:'s\s+)?(" + words(names, "kinds") + r")s?\b",
@@ -332,6 +343,7 @@ def load_english(text: str) -> English:
                     + words(times, "military") + r")\s*([01]\d|2[0-4])([0-5]\d)(?:"
                     + hour_mark + r"\b)?(?!\d)(?!\s*(?:" + unit_word + r"|/))",
         "half_word": r"\b(?:" + _either(times["halves"]) + r")s?\b",
+        "oclock": r"\b(\d{1,2})\s*(?:" + words(times, "oclock") + r")",
         "range_opening": r"(?:\b(?:" + words(times, "range_openers") + r")\s+|\()$",
         "time_hint": r":|\d\s*(?:" + _either(times["am"] + times["pm"]) + r")|\d(?:"
                      + _either(times["am_glued"] + times["pm_glued"] + times["hour_marks"])
@@ -353,7 +365,7 @@ def load_english(text: str) -> English:
                            + words(dates, "range_after") + r")\s*(?:the\s+)?(?P<d2>\d{1,2})"
                            + ordinal + r"(?:\s*[/.]\s*\d{1,2}\.?)?\s*\)?",
         "whole_month": r"\b(?:" + words(dates, "whole_month") + r")\s+(?:the\s+)?"
-                       + month_group + r"\s+(?P<year>\d{4})\b(?!\s*\(\s*\d)",
+                       + month_group + r"\s+(?P<year>\d{4})\b(?!\s*\(\s*\d{1,2}(?![\d/.]))",
         "date_hint": r"\d{4}|\d[/.]\d|\b(?:" + "|".join(sorted({m[:3] for m in months}))
                      + ")",
     }

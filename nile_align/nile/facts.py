@@ -167,6 +167,9 @@ def _verdict(kind: str, fact: str, hit: Hit | None, other: Hit | None, *,
     return Finding(kind, fact, "missing", required=required)
 
 
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
+
+
 def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding:
     """The polarity of one operation, read in the clause of its items (a sentence may
     allow one thing and block another); block cues before allow cues, remove before add."""
@@ -191,10 +194,25 @@ def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding
     family = "acl" if verb in ("allow", "block") else "chain"
     # The strongest evidence first: a clause's own verb (or its opposite), then the verb of
     # the list an item belongs to, then the sentence's.
-    hit = next((h for span in spans
-                if (h := r.verb(family, span, fallback=False, lists=False))), None) \
-        or next((h for span in spans if (h := r.verb(family, span, fallback=False))), None) \
-        or r.verb(family)
+    own = {span: h for span in sorted(set(spans))
+           if (h := r.verb(family, span, fallback=False, lists=False))}
+    hit = next(iter(own.values()), None)
+    if len({r.english.meaning[h.name] for h in own.values()}) > 1:
+        # The items given both verbs in different sentences ("residents can't get on
+        # Battlenet. pls permit Battlenet, file sharing and torrent"): the sentence that
+        # names the most of them states the policy; as many in each, the words do not say.
+        count: dict[int, list[Hit]] = {}
+        for span in sorted(set(spans)):
+            if (h := r.verb(family, span, fallback=False)) is not None:
+                count.setdefault(len(_SENTENCE_END.findall(r.text, 0, span[0])), []).append(h)
+        ranked = sorted(count.values(), key=len, reverse=True)
+        if len(ranked) > 1:
+            if len(ranked[0]) == len(ranked[1]):
+                return Finding("polarity", verb, "missing", None, "the sentences say both "
+                               f"{ranked[0][0].text!r} and {ranked[1][0].text!r}", True)
+            hit = ranked[0][0]
+    hit = hit or next((h for span in spans if (h := r.verb(family, span, fallback=False))),
+                      None) or r.verb(family)
     said = r.english.meaning[hit.name] if hit is not None else None
     return _verdict("polarity", verb, hit if said == verb else None,
                     hit if said not in (None, verb) else None, required=True)
@@ -305,7 +323,11 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
     for m in ctx.mentions:
         if m.span in ctx.claimed or r.described(m.span) or any(vocab.names(m, v) for v in mine):
             continue
-        if any(_adjacent(m, c, ctx.text) and vocab.describes(m.keys, c.keys) for c in claimed):
+        # Side by side with a related item of the intent, either way round ("POP3 email",
+        # "video conference H323"), it describes that item.
+        if any(_adjacent(m, c, ctx.text) and (vocab.describes(m.keys, c.keys)
+                                               or vocab.describes(c.keys, m.keys))
+               for c in claimed):
             continue
         if any(vocab.is_generic(k) and set(vocab.words(k)) <= set(vocab.words(v))
                for k in m.keys for v in mine):

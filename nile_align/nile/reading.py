@@ -44,11 +44,16 @@ Date = tuple[int | None, int, int]
 # unit spelled out ("megabytes per second") is bytes.
 
 
+_THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")
+
+
 def _number(said: str, e: English) -> float:
     """A number written in digits or words ("1,000", "twenty-five", "two hundred")."""
     words = said.lower().replace("-", " ").split()
     if not words[0].isalpha():
-        return float(said.replace(",", ""))
+        if _THOUSANDS.fullmatch(said) or "," not in said:
+            return float(said.replace(",", ""))
+        return float(said.replace(",", "."))  # a decimal comma: "0,578"
     if " ".join(words[:2]) in e.halves_said:
         return 0.5
     total, current = 0.0, 0.0
@@ -201,11 +206,15 @@ def _times(text: str, e: English) -> list[tuple[str, Span]]:
     """Clock times as HH:MM: 18:00, 6pm, 6:30 pm, 10:00 AM, noon, midnight, and the bare
     hours of a range (:func:`_range`)."""
     found: dict[Span, str] = {}
+    said = e["half_word"].search(text)
     for m in e["clock"].finditer(text):
         hour, minute = int(m.group(1)), int(m.group(2) or 0)
         half = e.halves.get((m.group(3) or "").strip().lower(), "")
         if not m.group(2) and not half and not m.group("mark"):
             continue  # a bare number is not a time
+        if not half and said and m.group(2) and not m.group(1).startswith("0") and hour <= 12:
+            # "from 7:30 until 10 every evening": the half of the day said elsewhere
+            half = e.halves[said.group(0).lower().rstrip("s")]
         if (clock := _clock(hour, minute, half)) is not None:
             found[m.span()] = clock
     for m in e["clock_military"].finditer(text):  # "2130h", "0800 hrs"
@@ -219,6 +228,12 @@ def _times(text: str, e: English) -> list[tuple[str, Span]]:
             half = "am" if hour < 6 else "pm"  # "2 at night", "8 at night"
         if (clock := _clock(hour, int(m.group(2) or 0), half)) is not None:
             found[m.span()] = clock
+    if said is not None:
+        # "until nine o'clock every morning": the half of the day said elsewhere
+        half = e.halves[said.group(0).lower().rstrip("s")]
+        for m in e["oclock"].finditer(text):
+            if (clock := _clock(int(m.group(1)), 0, half)) is not None:
+                found[m.span()] = clock
     for m in e["military"].finditer(text):
         for k in (1, 3):
             found[m.span(k)[0], m.span(k + 1)[1]] = f"{m.group(k)}:{m.group(k + 1)}"
@@ -388,11 +403,15 @@ def _asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...]]:
         ("boilerplate", "heading"),
         ("boilerplate", "ticket_id"), ("boilerplate", "ticket_ref"),
         ("boilerplate", "reference"), ("boilerplate", "document"),
+        ("boilerplate", "organisation"),
         ("boilerplate", "initials")) for m in e[name].finditer(text) if m.end() > m.start()]
     framing += [("framing", m.span()) for m in _ENUMERATOR.finditer(text)]
     plain = blank(text, framing)
+    # A greeting names whom it greets: words that say a policy ("hey can you block FTP,")
+    # are the request, not a name.
     plain = blank(plain, [("framing", m.span()) for m in e["greeting"].finditer(plain)
-                          if m.end() > m.start()])
+                          if m.end() > m.start() and not any(
+                              e.cue[c].search(m.group(0)) for c in e.fact_cues)])
     # An utterance opens at the start, after a sentence or a line, and after a filler ("uh
     # so the internet endpoint ...").
     starts = {0, *(m.end() for m in _UTTERANCE.finditer(plain)),
@@ -410,6 +429,9 @@ def _asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...]]:
         start, end = m.span()
         if e["stating_opener"].match(plain, start) and e["amount"].search(plain, start, end):
             continue  # "so it downloads at most 9450 MB a week" states the limit
+        if e["restatement"].match(plain, start) and (_times(m.group(0), e)
+                                                     or _dates(m.group(0), e)):
+            continue  # "the evening peak, that is, from 1 p.m. to 9 p.m.": said more precisely
         if _SENTENCE_START.search(plain, 0, start) and (comma := plain.find(",", start, end)) > 0:
             end = comma  # "To keep the link free, students are capped at ...": the rationale
         around.append(("rationale", (start, end)))
@@ -982,6 +1004,9 @@ def _described(text: str, mentions: tuple[Mention, ...], asides: tuple[tuple[str
     "FTP (and SSH)", "(students only)")."""
     new = [("gloss", m.span) for m in mentions if not m.categories <= {"targets"}
            and e["modifier"].match(text, m.span[1])]
+    # "the networking team", "the dorms office": the people who run a place, not the place
+    new += [("gloss", m.span) for m in mentions if m.categories <= {"targets"}
+            and e["body"].match(text, m.span[1])]
     for m in mentions:
         paren = _PARENTHESIS.match(text, m.span[1])
         if m.categories <= {"targets"} or paren is None:
@@ -1056,8 +1081,8 @@ def _state(r: Reading) -> Statement:
     # A verb family counts where it has something to act on: allow/block on items (or on
     # everything, when no item and no limit is named), add/remove on middleboxes.
     polarity: dict[str, Hit] = {}
-    if acl_hit is not None and (any(i.category in ITEMS for i in items)
-                                or (not items and not r.amounts)):
+    if acl_hit is not None and (any(i.category in ITEMS and i.polarity in ("allow", "block")
+                                    for i in items) or (not items and not r.amounts)):
         polarity["acl"] = acl_hit
     if chain_hit is not None and any(i.category == "middleboxes" for i in items):
         polarity["chain"] = chain_hit
@@ -1181,6 +1206,12 @@ def _stated_item(r: Reading, m: Mention) -> StatedName:
     meaning = r.english.meaning
     if acl is not None and r.amounts and meaning[acl.name] == "allow":
         acl = None
+    if acl is not None and r.amounts and meaning[acl.name] == "block":
+        # "X doesn't need the 5 Mbps cap anymore": in a clause that lifts a limit, the
+        # negation is the lift's.
+        a, b = r.clauses[r.clause(acl.span)]
+        if any(a <= x.span[0] < b for x in r.amounts) and r.first("lift", a, b):
+            acl = None
     if acl is not None and (chain is None or acl.name != "weak_block"):
         return StatedName(m.key, m.keys, min(m.categories & ITEMS), m.span, m.text,
                           meaning[acl.name])

@@ -180,13 +180,15 @@ class Vocabulary:
         a, b = a.casefold(), b.casefold()
         return b in self._related.get(a, ()) or a in self._related.get(b, ())
 
-    def describes(self, a: Iterable[str], b: Iterable[str]) -> bool:
-        """Whether one of two names side by side (their values ``a`` and ``b``) describes the
-        other: related items ("POP3 email"), or a generic kind of item beside a specific one
+    def describes(self, first: Iterable[str], then: Iterable[str]) -> bool:
+        """Whether the second of two names side by side (their values ``first`` and
+        ``then``) describes the first, as an English compound puts its head last: the
+        broader of two related items after the narrower ("POP3 email", not "file sharing
+        FTP", a list said without a comma), or a generic kind of item beside a specific one
         ("PS2 gaming", "the CounterStrike game")."""
-        a, b = tuple(a), tuple(b)
-        return any(self.related(x, y) for x in a for y in b) or any(
-            v.casefold() in self.generic_items for v in a + b)
+        first, then = tuple(first), tuple(then)
+        return any(x.casefold() in self._related.get(y.casefold(), ()) for x in first
+                   for y in then) or any(v.casefold() in self.generic_items for v in first + then)
 
     def _forms(self, value: str) -> frozenset[tuple[str, ...]]:
         """Every stemmed spelling of ``value`` and of its equivalents (the value's own words
