@@ -51,6 +51,8 @@ SPOKEN = [
     ("block file sharing f t p and telnet for guests",
      {("item", "block file sharing"), ("item", "block ftp"), ("item", "block telnet"),
       ("polarity", "acl block"), ("target", "guests")}),
+    ("um the labs get at most forty gig bits a second",
+     {("rate", "40 Gbps max"), ("polarity", "limit set"), ("target", "labs")}),
     ("allow p two p for the dorms from one p m to nine p m",
      {("item", "allow peer2peer"), ("polarity", "acl allow"), ("target", "dorms"),
       ("time", "hour 13:00–21:00")}),
@@ -98,7 +100,17 @@ WINDOWS = [
     ("For the whole June 2025 (1/6/2025 to 30/6/2025) guests may use SSH",
      ("date", "20250601", "20250630")),
     ("From Mon 2 June to Mon 9 June 2025 guests may use SSH", ("date", "20250602", "20250609")),
+    ("Between Tue 3rd and Fri 6th June 2025 guests may use SSH", ("date", "20250603", "20250606")),
+    ("guests: ssh ok 6/3-6/16/2025", ("date", "20250603", "20250616")),
+    ("guests: ssh ok 6/3-6/16 2025", ("date", "20250603", "20250616")),
+    ("guests: ssh ok 12/22/25 thru 1/4/26", ("date", "20251222", "20260104")),
+    ("from twelve to three in the afternoon guests may use SSH", ("hour", "12:00", "15:00")),
 ]
+
+
+def test_a_slash_without_a_year_is_no_date():
+    """"24/7" is all the time, not the 24th of July."""
+    assert read("guests may use SSH 24/7").dates == ()
 
 
 @pytest.mark.parametrize("sentence,window", WINDOWS)
@@ -124,6 +136,7 @@ FRAMED = [
     "FTP shall be denied to guests, the Network Security Office having so decided.",
     "Hi both,\n\nconfirming the rule we agreed last week: guests get no ftp. Nothing else is "
     "changing. As always, ping me with questions.\nDan",
+    "Re your message: ftp is now blocked for guests.",
 ]
 
 
@@ -169,6 +182,14 @@ def test_a_negation_in_a_clause_that_lifts_a_limit_blocks_nothing():
      {("size", "3 GB download per day"), ("polarity", "limit set"), ("target", "guests")}),
     ("Guests: max 2 Mbit/s (0,002 Gbit/s).",
      {("rate", "2 Mbps max"), ("polarity", "limit set"), ("target", "guests")}),
+    ("guests shouldnt be allowed to use telnet",
+     {("item", "block telnet"), ("polarity", "acl block"), ("target", "guests")}),
+    ("we're unsetting the 5 Mbps cap for guests",
+     {("rate", "5 Mbps max (lifted)"), ("polarity", "limit unset"), ("target", "guests")}),
+    ("Guests may use IMAP over SSL (IMAPS).",
+     {("item", "allow imaps"), ("polarity", "acl allow"), ("target", "guests")}),
+    ("Kindly, the guests must be blocked from telnet.",
+     {("item", "block telnet"), ("polarity", "acl block"), ("target", "guests")}),
 ])
 def test_verbs_units_and_numbers_of_the_registers(sentence, expected):
     assert statement(sentence) == expected
@@ -222,6 +243,22 @@ def test_an_unread_clock_doubts_a_window_the_intent_lacks():
     nile = "for endpoint('guests') block service('ftp')"
     assert verdict(nile, "guests: no ftp 2130") == "uncertain"
     assert verdict(nile, "guests: no ftp") == "aligned"
+
+
+def test_hours_said_in_words_beside_dates_doubt_an_hour_window():
+    """"business hours" beside a window of dates may restrict the hours too: doubt."""
+    nile = "for endpoint('guests') allow service('ssh') start date('20250603') end date('20250606')"
+    assert verdict(nile, "guests may use ssh 3-6 June 2025, business hours only") == "uncertain"
+    assert verdict(nile, "guests may use ssh 3-6 June 2025") == "aligned"
+
+
+def test_an_end_of_a_window_said_but_not_read_opens_no_window():
+    """"until two o'clock" says an end the rules cannot place (2 a.m. or 2 p.m.): no window
+    open to midnight, but doubt with the words."""
+    nile = "for endpoint('guests') allow service('ssh') start hour('12:00') end hour('14:00')"
+    assert read("from twelve noon until two o'clock guests may use SSH").statement.window \
+        is None
+    assert verdict(nile, "from twelve noon until two o'clock guests may use SSH") == "uncertain"
 
 
 def test_an_unread_number_doubts_a_limit_the_intent_lacks():

@@ -6,8 +6,8 @@ own values (the NEAT sample has nine). Seeded, so it rewrites the same files.
 
 Writes ``intents-<register>-<part>.tsv`` (columns ``id``, ``nile``) beside this file: for
 each register a ``dev`` part (read while the rules were changed), then ``held`` and
-``final`` parts (each measured once, then read) and a ``test`` part (measured once, at the
-end).
+``final`` and ``test`` parts (each measured once, then read) and a ``fifth`` part (measured
+once, at the end).
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ NEAT = HERE.parent.parent.parent / "shared" / "data" / "neat-rein-dev.tsv"
 REGISTERS = ("helpdesk", "policy", "email", "nonnative", "dictated")
 SIZES = {"dev": 50, "held": 30}
 LATER = ("final", "test")
+#: The letter of a part in its intents' ids, where its first letter is taken.
+PREFIX = {"fifth": "5"}
 LATER_SIZE = 30
 SEED = 30
 
@@ -121,14 +123,22 @@ def main() -> None:
             later[open_sets[turn % len(open_sets)]].append(moved(nile, rng))
         used += turn
         write(later, rng)
+    # A fifth part, written after the test sets were read, when the sample had no intents
+    # left: each register translates another register's second-set intents anew (new
+    # writers, new English; the intents' values are NEAT's as before).
+    for k, register in enumerate(REGISTERS):
+        again = list(sets[(REGISTERS[(k + 1) % len(REGISTERS)], "held")])
+        write({(register, "fifth"): again}, rng, lift=False)
 
 
-def write(sets: dict[tuple[str, str], list[str]], rng: random.Random) -> None:
-    """Each set's intents, two limits of each lifted, shuffled, as ``intents-*.tsv``."""
+def write(sets: dict[tuple[str, str], list[str]], rng: random.Random, *,
+          lift: bool = True) -> None:
+    """Each set's intents, shuffled, as ``intents-*.tsv``; with ``lift``, two limits of
+    each lifted first."""
     for (register, part), picked in sets.items():
         # Two limits lifted per set (the NEAT sample has fourteen 'unset' intents).
         limits = [k for k, nile in enumerate(picked) if shape(nile).startswith("limit")]
-        for k in rng.sample(limits, 2):
+        for k in rng.sample(limits, 2) if lift else ():
             picked[k] = picked[k].replace(" set ", " unset ", 1)
         rng.shuffle(picked)
         with open(HERE / f"intents-{register}-{part}.tsv", "w", encoding="utf-8",
@@ -136,7 +146,7 @@ def write(sets: dict[tuple[str, str], list[str]], rng: random.Random) -> None:
             w = csv.writer(f, delimiter="\t", lineterminator="\n")
             w.writerow(["id", "nile"])
             for k, nile in enumerate(picked, 1):
-                w.writerow([f"{register[:2]}{part[0]}-{k:02d}", nile])
+                w.writerow([f"{register[:2]}{PREFIX.get(part, part[0])}-{k:02d}", nile])
 
 
 if __name__ == "__main__":

@@ -91,6 +91,8 @@ class English:
     clock_fractions: dict[str, int] = field(default_factory=dict)
     clock_to: frozenset[str] = frozenset()
     spoken_ordinals: dict[str, str] = field(default_factory=dict)
+    #: A unit's prefix said apart from it ("gig bits"): the prefix it is.
+    unit_prefixes: dict[str, str] = field(default_factory=dict)
     #: The words a run of letters said one by one may make ("k b p s"): units, halves of
     #: the day.
     letter_words: frozenset[str] = frozenset()
@@ -159,6 +161,9 @@ def load_english(text: str) -> English:
                  **data.get("fragments", {})}
 
     def fill(pattern: str) -> str:
+        # A negation may be typed without its apostrophe, or with a curly one ("shouldnt",
+        # "don’t").
+        pattern = pattern.replace("n't", "n['’]?t")
         return _spaced(_PLACEHOLDER.sub(lambda m: fill(fragments[m.group(1)]), pattern))
 
     def words(section: dict, key: str) -> str:
@@ -172,8 +177,9 @@ def load_english(text: str) -> English:
     dates = data["dates"]
     article = fill("{{article}}")
     # A half of the day after an hour: spelled ("6 pm", "6 p.m.") or glued ("10a-8p").
-    half = (r"(\s*(?:" + _either(times["am"] + times["pm"]) + r")|(?:"
-            + _either(times["am_glued"] + times["pm_glued"]) + r")(?![a-z]))?")
+    half = (r"(\s*(?:" + _either(times["am"] + times["pm"]) + "|" + _spaced(_either(
+        times["spoken"])) + r")|(?:" + _either(times["am_glued"] + times["pm_glued"])
+            + r")(?![a-z]))?")
     minute = r"(?:(?:" + _either(times["minutes"]) + r")(\d{2}))?"
     hour_mark = r"(?:" + _either(times["hour_marks"]) + r")"
     ordinal = r"(?:" + _any(dates["ordinals"]) + r")?"
@@ -219,6 +225,10 @@ def load_english(text: str) -> English:
                      + _any(dates["of"]) + r"\s+)?(?:" + month + r"))",
         "letter_run": r"(?<![\w.'])(?:(?:[a-z0-9]|" + letter_tokens + r") )+(?:[a-z0-9]|"
                       + letter_tokens + r")(?![\w'])",
+        "unit_split": r"\b(" + _either(spoken_data["unit_prefixes"]) + r")\s+((?:"
+                      + _either(units["bits"] + units["bytes"]) + r")\b)",
+        # "the Fri 10th", "Mon 20 May": a weekday before a day says nothing more
+        "weekday_day": r"\b(?:" + _either(dates["weekdays"]) + r")\.?,?\s+(?=(?:the\s+)?\d)",
         "small_clock": r"\b(" + digit_words + r")\b(?=\s*(?:" + markers + r")(?!\w))",
         "clock_fraction": r"\b(" + _either(spoken_data["fractions"]) + r")\s+("
                           + _either([*spoken_data["past"], *spoken_data["to"]])
@@ -391,7 +401,8 @@ def load_english(text: str) -> English:
         bytes_gloss=re.compile(r"\s*\(\s*(?:" + _either(long) + r")?(?:" + _either(
             units["bytes"]) + r")\b", re.I),
         month=month,
-        named_time=re.compile(r"\b(?:" + _either(times["named"]) + r")\b", re.I),
+        # "noon", and "12 noon" (the number says the same hour)
+        named_time=re.compile(r"\b(?:12\s+)?(?:" + _either(times["named"]) + r")\b", re.I),
         open_start=re.compile(before_word.format(_either(times["open_start"])), re.I),
         onwards=re.compile(r"\s*(?:" + _either(times["onwards"]) + r")\b", re.I),
         open_end=re.compile(before_word.format(_either(times["open_end"])), re.I),
@@ -419,6 +430,7 @@ def load_english(text: str) -> English:
         letter_joiners={k: "" for k in spoken_data["joiners"]},
         clock_to=frozenset(spoken_data["to"]),
         spoken_ordinals=dict(spoken_data["ordinals"]),
+        unit_prefixes=dict(spoken_data["unit_prefixes"]),
         halves_said=frozenset(numbers["half"]),
         halves={**{w: "am" for w in times["am"] + times["am_glued"]},
                 **{w: "pm" for w in times["pm"] + times["pm_glued"]}, **times["halves"]},

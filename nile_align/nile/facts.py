@@ -604,7 +604,7 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
             return _hours(sched, window, r) + added
         # One clock time and no window: each end found or not on its own.
         return [_moment(label, t.value, [span for v, span in times if _same_clock(t.value, v)],
-                        [span for _, span in times], s)
+                        [span for _, span in times], s, doubt)
                 for label, t in (("start", sched.start), ("end", sched.end))
                 if t is not None] + added
     # Hours beside the dates restrict the hours of each day: a window the intent lacks.
@@ -612,6 +612,11 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
     added = [Finding("time", "no hour window", "contradicted", hours.span,
                      f"adds an hour window {hours.text!r}")] \
         if hours is not None and hours.kind == "hour" and not hours.whole_day else []
+    if not added and (vague := [u for u in _doubt(ctx, intent, "time")
+                                if u.what.startswith("a time the rules")]):
+        # "20 Dec - 5 Jan, business hrs only": hours the rules cannot read may be added.
+        added = [Finding("time", "no hour window", "missing", vague[0].span,
+                         _unread_detail(vague, "an hour window the intent lacks"), True)]
     return _days(sched, dates, s) + added
 
 
@@ -692,11 +697,16 @@ def _days(sched: Schedule, dates, s: str) -> list[Finding]:
     return out
 
 
-def _moment(label: str, value: str, same: list, said: list, s: str) -> Finding:
-    """One end of a window: matched, contradicted by another time or date, or missing."""
+def _moment(label: str, value: str, same: list, said: list, s: str,
+            doubt: tuple = ()) -> Finding:
+    """One end of a window: matched, contradicted by another time or date, or missing
+    (doubt where words the rules could not read may be this end)."""
     fact = f"{label} {value}"
     if same:
         return Finding("time", fact, "matched", same[0], required=True)
+    if doubt:
+        return Finding("time", fact, "missing", doubt[0].span,
+                       _unread_detail(doubt, "this time"), True)
     if said:
         # The end is the last time said, the start the first.
         span = said[0] if label == "start" else said[-1]

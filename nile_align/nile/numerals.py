@@ -1,6 +1,7 @@
 """Numbers, letters and clock times as people say and type them, rewritten as the rules read
 them: "two thousand and fifty" as 2050, "fifteen thirty three" as 1533, "nine (9)" as 9,
-"9 164" as 9164, "k b p s" as kbps, "quarter to eight" as 7:45, "the first of May" as the 1st.
+"9 164" as 9164, "k b p s" as kbps, "gig bits" as gigabits, "quarter to eight" as 7:45, "the
+first of May" as the 1st.
 
 Every rewrite is in place: a number said in words is longer than its digits, so the digits
 take the words' first characters and spaces the rest, and every position of the sentence
@@ -48,6 +49,9 @@ def normalise(text: str, e: English, known: frozenset[str] = frozenset()) -> str
         out = _restated(out, e)
     if e["restated_clock"].search(out):  # "ten o'clock (10:00)": the clock in parentheses
         out = e["restated_clock"].sub(lambda m: " " * len(m.group(0)), out)
+    if e["unit_split"].search(out):  # "gig bits" as gigabits
+        out = e["unit_split"].sub(lambda m: _pad(
+            e.unit_prefixes[m.group(1).casefold()] + m.group(2), m.group(0)), out)
     if e["grouped"].search(out):
         out = e["grouped"].sub(lambda m: _pad(m.group(1) + re.sub(r"\D", "", m.group(2)),
                                               m.group(0)), out)

@@ -166,6 +166,14 @@ def _clock(hour: int, minute: int, half: str) -> str | None:
     return f"{hour:02d}:{minute:02d}" if hour <= 24 and minute < 60 else None
 
 
+def _half(said: str | None, hour: int, e: English) -> str:
+    """The half of the day a clock's words say: "pm", "p.m.", "p", "in the afternoon"; "at
+    night" is after midnight for a small hour ("2 at night"); "" where none is said."""
+    said = " ".join((said or "").split()).lower()
+    half = e.halves.get(said) or e.spoken.get(said, "")
+    return ("am" if hour < 6 else "pm") if half == "night" else half
+
+
 def _range(m: re.Match, e: English) -> tuple[str, str] | None:
     """The two clock times of a range with a bare hour: the bare one takes the other's half
     of the day when that keeps the window in order ("6 to 10 pm", but "9 to 5 pm" is 9 am);
@@ -173,8 +181,7 @@ def _range(m: re.Match, e: English) -> tuple[str, str] | None:
     5"); None when the range does not say which half of the day ("from 6 to 10")."""
     h1, m1, a1, h2, m2, a2 = m.group(1, 2, 3, 4, 5, 6)
     first, second = (int(h1), int(m1 or 0)), (int(h2), int(m2 or 0))
-    a1 = e.halves.get((a1 or "").strip().lower(), "")
-    a2 = e.halves.get((a2 or "").strip().lower(), "")
+    a1, a2 = _half(a1, first[0], e), _half(a2, second[0], e)
     if a1 and a2:
         return None  # both are clock times already
     if a1 or a2:
@@ -209,7 +216,7 @@ def _times(text: str, e: English) -> list[tuple[str, Span]]:
     said = e["half_word"].search(text)
     for m in e["clock"].finditer(text):
         hour, minute = int(m.group(1)), int(m.group(2) or 0)
-        half = e.halves.get((m.group(3) or "").strip().lower(), "")
+        half = _half(m.group(3), hour, e)
         if not m.group(2) and not half and not m.group("mark"):
             continue  # a bare number is not a time
         if not half and said and m.group(2) and not m.group(1).startswith("0") and hour <= 12:
@@ -250,7 +257,7 @@ def _times(text: str, e: English) -> list[tuple[str, Span]]:
             if not any(a <= start < b for a, b in found):
                 found[(start, end)] = pair[k]
     for m in e.named_time.finditer(text):
-        found[m.span()] = e.named_times[m.group(0).lower()]
+        found[m.span()] = e.named_times[m.group(0).lower().split()[-1]]
     out: list[tuple[str, Span]] = []
     # One time read two ways is one time, the longer reading ("4:15 in the afternoon").
     for span, clock in sorted(found.items(), key=lambda f: (f[0][0], -f[0][1])):
@@ -261,7 +268,29 @@ def _times(text: str, e: English) -> list[tuple[str, Span]]:
 
 
 #: Numeric dates, day/month/year or month/day/year: "01/06/2024", "6/15/2024".
-_SLASH_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b")
+_SLASH_DATE = re.compile(r"\b(\d{1,2})([/.])(\d{1,2})(?:\2(\d{4}|\d{2})|,?\s+(\d{4}))?\b(?![/.]\d)")
+
+
+def _slashed(text: str) -> list[tuple[re.Match, int, int, int]]:
+    """Numeric dates as (match, first number, second number, year): "01/06/2024",
+    "12/20/24" (a year of two digits is this century's), "5/10-5/20/2024" and "5/10-5/20
+    2024" (a date without its year takes the next year said; with none, "24/7" is no
+    date)."""
+    found = []
+    for m in _SLASH_DATE.finditer(text):
+        year = m.group(4) or m.group(5)
+        if year is None and m.group(2) == ".":
+            continue  # "10.05" is read by day_month, beside a year
+        found.append((m, int(m.group(1)), int(m.group(3)),
+                      None if year is None else int(year) + (2000 if len(year) == 2 else 0)))
+    out = []
+    for k, (m, a, b, year) in enumerate(found):
+        if year is None:
+            year = next((y for _, _, _, y in found[k + 1:] if y is not None), None)
+            if year is None:
+                continue
+        out.append((m, a, b, year))
+    return out
 
 
 def _dates(text: str, e: English) -> list[tuple[Date, Span]]:
@@ -269,6 +298,7 @@ def _dates(text: str, e: English) -> list[tuple[Date, Span]]:
     without its year takes the year of the next date that has one ("May 10th to May 20th
     2024")."""
     found: dict[Span, Date] = {}
+    text = e["weekday_day"].sub(lambda m: " " * len(m.group(0)), text)
     # One month, two days ("May 10-20, 2024", "May 10th to 20th"); two days, one month
     # ("10-20 May 2024", "between 10 and 20 May").
     for name in ("day_range", "day_range_after"):
@@ -303,7 +333,8 @@ def _dates(text: str, e: English) -> list[tuple[Date, Span]]:
             day, year = int(groups["day"]), groups.get("year")
             if 1 <= month <= 12 and 1 <= day <= 31:
                 found[m.span()] = (int(year) if year else None, month, day)
-    slashed = [(m, int(m.group(1)), int(m.group(2))) for m in _SLASH_DATE.finditer(text)]
+    slashed = [(m, a, b) for m, a, b, _ in _slashed(text)]
+    years = {m.start(): year for m, _, _, year in _slashed(text)}
     # Day/month or month/day: a number above 12 decides, for every date of the sentence,
     # else the separator where it writes the day first ("10.05.2024").
     day_first = True if any(a > 12 for _, a, _ in slashed) else \
@@ -316,7 +347,7 @@ def _dates(text: str, e: English) -> list[tuple[Date, Span]]:
         day, month = (a, b) if day_first is not False else (b, a)
         if 1 <= month <= 12 and 1 <= day <= 31 and not any(
                 x < m.end() and m.start() < y for x, y in found):
-            found[m.span()] = (int(m.group(3)), month, day)
+            found[m.span()] = (years[m.start()], month, day)
     if found or e["date_hint"].search(text):  # "01.11 to 30.11" beside "November 2025"
         years = [y for (y, _, _) in found.values() if y is not None] or [
             int(y) for y in re.findall(r"\b(?:19|20)\d\d\b", text)]
@@ -865,11 +896,11 @@ class Reading:
         """The numeric dates the sentence writes in an order it does not say ("07/10/2024",
         both numbers 12 or less), read day first and month first: what a guided reading
         may choose between (an intent whose dates one order gives)."""
-        slashed = [m for m in _SLASH_DATE.finditer(self.text)
-                   if not any(a <= m.start() < b for _, (a, b) in self.dates)]
-        return [[((int(m.group(3)), int(m.group(k)), int(m.group(3 - k))), m.span())
-                 for m in slashed if 1 <= int(m.group(k)) <= 12]
-                for k in (2, 1)] if slashed else []
+        slashed = [(m, (a, b), year) for m, a, b, year in _slashed(self.text)
+                   if not any(x <= m.start() < y for _, (x, y) in self.dates)]
+        return [[((year, pair[k], pair[1 - k]), m.span())
+                 for m, pair, year in slashed if 1 <= pair[k] <= 12]
+                for k in (1, 0)] if slashed else []
 
     def unknown_ends(self) -> list[tuple[str, Span]]:
         """Unknown names where a path end stands ("from Bldg7", "to the Annex"): another
@@ -1266,8 +1297,9 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
         elif m.group("token"):  # "9ish", "2k": digits in a word no name of the vocabulary
             yield Unread("a number the rules cannot place", m.span(), m.group(0),
                          ("amount", "time"))
-    vague = r.first("vague_time")
-    if vague is not None and window is None:
+    vague = r.first("vague_time") if window is None else \
+        r.first("vague_hours") if window.kind == "date" else None
+    if vague is not None:
         yield Unread("a time the rules cannot read as hours or dates", vague.span, vague.text,
                      ("time",))
     if len(r.times) == 1 and not r.dates and window is None:
@@ -1344,6 +1376,8 @@ def _window(r: Reading) -> Window | None:
     ("after 6pm": 18:00–23:59, "until 5 PM": 00:00–17:00); None when it states fewer."""
     if len(r.times) == 1 and not r.dates:
         ((clock, (a, b)),) = r.times
+        if any(not a <= m.start() < b for m in r.english["oclock"].finditer(r.text)):
+            return None  # "from noon until two o'clock": the other end is said, not read
         if r.english.open_end.search(r.text, 0, a):
             return Window("hour", "00:00", clock, (a, b), r.text[a:b], "start")
         if r.english.open_start.search(r.text, 0, a) or r.english.onwards.match(r.text, b):
