@@ -333,8 +333,9 @@ def _dates(text: str, e: English) -> list[tuple[Date, Span]]:
             day, year = int(groups["day"]), groups.get("year")
             if 1 <= month <= 12 and 1 <= day <= 31:
                 found[m.span()] = (int(year) if year else None, month, day)
-    slashed = [(m, a, b) for m, a, b, _ in _slashed(text)]
-    years = {m.start(): year for m, _, _, year in _slashed(text)}
+    numeric = _slashed(text)
+    slashed = [(m, a, b) for m, a, b, _ in numeric]
+    year_of = {m.start(): year for m, _, _, year in numeric}
     # Day/month or month/day: a number above 12 decides, for every date of the sentence,
     # else the separator where it writes the day first ("10.05.2024").
     day_first = True if any(a > 12 for _, a, _ in slashed) else \
@@ -347,7 +348,7 @@ def _dates(text: str, e: English) -> list[tuple[Date, Span]]:
         day, month = (a, b) if day_first is not False else (b, a)
         if 1 <= month <= 12 and 1 <= day <= 31 and not any(
                 x < m.end() and m.start() < y for x, y in found):
-            found[m.span()] = (years[m.start()], month, day)
+            found[m.span()] = (year_of[m.start()], month, day)
     if found or e["date_hint"].search(text):  # "01.11 to 30.11" beside "November 2025"
         years = [y for (y, _, _) in found.values() if y is not None] or [
             int(y) for y in re.findall(r"\b(?:19|20)\d\d\b", text)]
