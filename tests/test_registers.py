@@ -51,6 +51,8 @@ SPOKEN = [
     ("block file sharing f t p and telnet for guests",
      {("item", "block file sharing"), ("item", "block ftp"), ("item", "block telnet"),
       ("polarity", "acl block"), ("target", "guests")}),
+    ("uh cap the labs at four oh one two k b p s",
+     {("rate", "4012 kbps max"), ("polarity", "limit set"), ("target", "labs")}),
     ("um the labs get at most forty gig bits a second",
      {("rate", "40 Gbps max"), ("polarity", "limit set"), ("target", "labs")}),
     ("allow p two p for the dorms from one p m to nine p m",
@@ -105,6 +107,9 @@ WINDOWS = [
     ("guests: ssh ok 6/3-6/16 2025", ("date", "20250603", "20250616")),
     ("guests: ssh ok 12/22/25 thru 1/4/26", ("date", "20251222", "20260104")),
     ("from twelve to three in the afternoon guests may use SSH", ("hour", "12:00", "15:00")),
+    ("guests may use SSH between seven thirty and nine a m", ("hour", "07:30", "09:00")),
+    ("From half past ten in the evening until five o'clock the next morning guests may use SSH",
+     ("hour", "22:30", "05:00")),
 ]
 
 
@@ -137,6 +142,8 @@ FRAMED = [
     "Hi both,\n\nconfirming the rule we agreed last week: guests get no ftp. Nothing else is "
     "changing. As always, ping me with questions.\nDan",
     "Re your message: ftp is now blocked for guests.",
+    "Hi Ana,\n\nRe: your ticket - ftp is now blocked for guests.\n\nThanks,\nLi",
+    "Change CHG-77\nAction: block FTP for guests.\nReason: the old mail relay and the IDS audit.",
 ]
 
 
@@ -190,6 +197,15 @@ def test_a_negation_in_a_clause_that_lifts_a_limit_blocks_nothing():
      {("item", "allow imaps"), ("polarity", "acl allow"), ("target", "guests")}),
     ("Kindly, the guests must be blocked from telnet.",
      {("item", "block telnet"), ("polarity", "acl block"), ("target", "guests")}),
+    ("The guests have the right to use the Simple Mail Transfer Protocol.",
+     {("item", "allow smtp"), ("polarity", "acl allow"), ("target", "guests")}),
+    ("Dear guests, you may use SSH.",
+     {("item", "allow ssh"), ("polarity", "acl allow"), ("target", "guests")}),
+    ("Good afternoon. Guests may use SSH from 1 to 20 June 2025.",
+     {("item", "allow ssh"), ("polarity", "acl allow"), ("target", "guests"),
+      ("time", "date 20250601–20250620")}),
+    ("Take the parental-control filter out of the guests' path.",
+     {("item", "remove parental control"), ("polarity", "chain remove"), ("target", "guests")}),
 ])
 def test_verbs_units_and_numbers_of_the_registers(sentence, expected):
     assert statement(sentence) == expected
@@ -259,6 +275,16 @@ def test_an_end_of_a_window_said_but_not_read_opens_no_window():
     assert read("from twelve noon until two o'clock guests may use SSH").statement.window \
         is None
     assert verdict(nile, "from twelve noon until two o'clock guests may use SSH") == "uncertain"
+
+
+def test_a_name_where_no_verb_of_the_policy_reaches_is_doubt_not_an_addition():
+    """"gaming" in a clause that states no policy may be why the policy is asked for:
+    doubt, with the words; in the list the verb reaches, an added item."""
+    nile = "for endpoint('labs') set bandwidth('max', '5', 'mbps')"
+    assert verdict(nile, "cap the labs at 5,000 kbps – complaints about gaming lag") \
+        == "uncertain"
+    assert verdict("for endpoint('labs') block protocol('ftp')",
+                   "block ftp and telnet for the labs") == "not_aligned"
 
 
 def test_an_unread_number_doubts_a_limit_the_intent_lacks():

@@ -6,8 +6,8 @@ own values (the NEAT sample has nine). Seeded, so it rewrites the same files.
 
 Writes ``intents-<register>-<part>.tsv`` (columns ``id``, ``nile``) beside this file: for
 each register a ``dev`` part (read while the rules were changed), then ``held`` and
-``final`` and ``test`` parts (each measured once, then read) and a ``fifth`` part (measured
-once, at the end).
+``final``, ``test`` and ``fifth`` parts (each measured once, then read) and a ``sixth`` part
+(measured once, at the end).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ REGISTERS = ("helpdesk", "policy", "email", "nonnative", "dictated")
 SIZES = {"dev": 50, "held": 30}
 LATER = ("final", "test")
 #: The letter of a part in its intents' ids, where its first letter is taken.
-PREFIX = {"fifth": "5"}
+PREFIX = {"fifth": "5", "sixth": "6"}
 LATER_SIZE = 30
 SEED = 30
 
@@ -114,6 +114,7 @@ def main() -> None:
     write(sets, rng)
     # Later parts, each written after the one before was read: the intents left, dealt the
     # same way (the parts before are unchanged by them).
+    done: dict[tuple[str, str], list[str]] = {}
     for part in LATER:
         later = {(register, part): [middlebox(rng) for _ in range(2)] for register in REGISTERS}
         for turn, nile in enumerate(sequence[used:]):
@@ -123,12 +124,16 @@ def main() -> None:
             later[open_sets[turn % len(open_sets)]].append(moved(nile, rng))
         used += turn
         write(later, rng)
-    # A fifth part, written after the test sets were read, when the sample had no intents
-    # left: each register translates another register's second-set intents anew (new
-    # writers, new English; the intents' values are NEAT's as before).
-    for k, register in enumerate(REGISTERS):
-        again = list(sets[(REGISTERS[(k + 1) % len(REGISTERS)], "held")])
-        write({(register, "fifth"): again}, rng, lift=False)
+        done.update(later)
+    # Fifth and sixth parts, each written after the part before was read, when the sample
+    # had no intents left: each register translates anew the intents another register's
+    # second (fifth part) or third (sixth part) set translated (new writers, new English;
+    # the intents' values are NEAT's as before).
+    written = {**sets, **done}
+    for part, source, shift in (("fifth", "held", 1), ("sixth", "final", 2)):
+        for k, register in enumerate(REGISTERS):
+            again = list(written[(REGISTERS[(k + shift) % len(REGISTERS)], source)])
+            write({(register, part): again}, rng, lift=False)
 
 
 def write(sets: dict[tuple[str, str], list[str]], rng: random.Random, *,

@@ -91,6 +91,8 @@ class English:
     clock_fractions: dict[str, int] = field(default_factory=dict)
     clock_to: frozenset[str] = frozenset()
     spoken_ordinals: dict[str, str] = field(default_factory=dict)
+    #: Words for a zero said inside a number ("oh").
+    zero_words: frozenset[str] = frozenset()
     #: A unit's prefix said apart from it ("gig bits"): the prefix it is.
     unit_prefixes: dict[str, str] = field(default_factory=dict)
     #: The words a run of letters said one by one may make ("k b p s"): units, halves of
@@ -205,6 +207,12 @@ def load_english(text: str) -> English:
                          + r")\s+(?:" + _either(spoken_data["zero"]) + r"))\s+$",
         "spoken_zero": r"(?<![\d.,:])(\d{1,2})(\s+(?:" + _either(spoken_data["zero"])
                        + r")\s+)(\d)(?![\d.,:])",
+        # a number said digit by digit with a zero in it ("six oh one eight": 6018)
+        "digit_run": r"(?<![\d.,:])\d(?:\s+(?:" + _either(spoken_data["zero"])
+                     + r"|\d)(?![\w.,:])){2,}",
+        # "six thirty and nine a m": a range, not thirty-nine (English says "thirty-nine")
+        "tens_and": r"\b(?:" + _either(tens) + r")(\s+and\s+)(?:" + _either(units_words[1:10])
+                    + r")\b",
         # What makes two numbers said as a pair an hour and its minutes ("seven forty five
         # a m", "from nine thirty to five p m"): a half of the day after them, or a range
         # to a time that has one.
@@ -255,12 +263,14 @@ def load_english(text: str) -> English:
         "stating_opener": r"(?:" + words(asides, "stating_openers") + r")\b",
         "fillers": r"\b(?:" + words(asides, "fillers") + r")\b[,.]?",
         "openers": r"\s*(?:(?:" + words(asides, "openers") + r")\b[,!.]?(?:\s+|$))+",
-        "subject": r"(?:^|(?<=\n))[ \t]*(?:" + words(asides, "subject_labels")
-                   + r")\s*:[^\n]*",
+        "subject": r"(?:(?:^|(?<=\n))[ \t]*(?:" + words(asides, "subject_labels")
+                   + r")|\A\s*(?:" + words(asides, "reply_labels") + r"))\s*:[^\n]*",
         "forwarded": r"-{2,}[ \t]*(?:" + words(asides, "forwarded") + r")[ \t]*-{2,}[\s\S]*?"
                      r"(?:\n[ \t]*\n|-{4,}|$)",
-        "greeting": r"(?:^|(?<=\n))[ \t]*(?:" + words(asides, "greetings")
-                    + r")\b(?:[ \t]+[\w.'&-]+){0,4}?[ \t]*(?:[,!:]|(?=\n)|$)",
+        "greeting": r"(?:^|(?<=\n))[ \t]*(?P<word>" + words(asides, "greetings")
+                    + r")\b(?:[ \t]+[\w.'&-]+){0,4}?[ \t]*(?:[,!:.]|(?=\n)|$)",
+        "you": r"\b(?:" + words(asides, "you_subject") + ")",
+        "title": r"\b(?:" + words(asides, "titles") + r")\b",
         "closing": r"(?:^|(?<=\n)|(?<=[.!?])[ \t])[ \t]*(?:" + words(asides, "closings")
                    + r")\b[,!.]*(?:[ \t]+[^\n]{0,60})?(?:\n[^\n]{0,200}){0,6}\s*$",
         "context": r"(?:^|(?<=[\n.!?;:,(—–-])|(?<=\s))(?:" + words(asides, "context")
@@ -287,7 +297,7 @@ def load_english(text: str) -> English:
         # up to the end of its sentence: a stop that a space follows ("p.m." goes on)
         "why": r"(?:^|(?<=[,;(—–-])|(?<=\s))(?:" + words(asides, "rationale") + "|"
                + words(asides, "restatements")
-               + r")(?:\b|(?<=[,.]))(?:[^.!?;)\n]|[.!?](?=\S))*|(?<=[.!?;—–]\s)(?:"
+               + r")(?:\b|(?<=[,.:]))(?:[^.!?;)\n]|[.!?](?=\S))*|(?<=[.!?;—–]\s)(?:"
                + words(asides, "effects") + r")\b[^.!?;\n]*",
         "restatement": r"(?:" + words(asides, "restatements") + r")(?:\b|(?<=[,.]))",
         "gloss_open": r"\(\s*(?:(?:" + words(asides, "gloss_openers") + r")\b|"
@@ -301,7 +311,10 @@ def load_english(text: str) -> English:
         "example": r"\b(?:" + words(asides, "example_openers") + r")\s+[^;.()\n]*?(?=\s+(?:"
                    + words(asides, "example_ends") + r")\b|[;.()\n]|$)",
         # clauses
-        "clause": r"[,;:]|\.\s|\b(?:" + words(clauses, "breaks") + r")\b",
+        # a comma or a colon between two digits ("1,957", "10:00") and a dash in a range
+        # ("10 - 20") break nothing
+        "clause": r"(?<!\d)[,:]|[,:](?!\d)|;|\.\s|(?<!\d)\s[–—-]\s(?!\d)|\b(?:"
+                  + words(clauses, "breaks") + r")\b",
         "amount_break": r",|;|\b(?:" + words(clauses, "amount_breaks") + r")\b",
         "contrast": r"\W*(?:but\s+)?(?:" + words(clauses, "contrast") + r")\b",
         "list": r"\s*(?:,\s*)?(?:(?:" + words(clauses, "list") + r")\b|,)",
@@ -431,6 +444,7 @@ def load_english(text: str) -> English:
         clock_to=frozenset(spoken_data["to"]),
         spoken_ordinals=dict(spoken_data["ordinals"]),
         unit_prefixes=dict(spoken_data["unit_prefixes"]),
+        zero_words=frozenset(spoken_data["zero"]),
         halves_said=frozenset(numbers["half"]),
         halves={**{w: "am" for w in times["am"] + times["am_glued"]},
                 **{w: "pm" for w in times["pm"] + times["pm_glued"]}, **times["halves"]},

@@ -345,10 +345,29 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             what = "target"
         else:
             what = "item" if m.categories & ITEMS else "middlebox"
+            if what == "item" and _idle(r, m.span):
+                # Named where no verb of the policy reaches ("- too many complaints about
+                # gaming lag"): an added item, or the context of the request? Doubt.
+                out.append(Finding("item", f"no {m.key}", "missing", m.span,
+                                   f"{m.text!r} is named where no verb of the policy reaches: "
+                                   "an added item, or context?", True))
+                continue
         out.append(Finding("target" if what == "target" else "item", f"no {m.key}",
                            "contradicted", m.span, f"adds {what} {m.text!r}"))
     return out + _added_unknown(ctx, claimed, intent) + _added_limits(ctx, intent) + \
         _added_exceptions(ctx, claimed)
+
+
+def _idle(r: Reading, span: tuple[int, int]) -> bool:
+    """Whether the clause of ``span`` states nothing of a policy: no amount, no cue of a
+    verb, a bound or a lift ("... 1,957 kbps - too many complaints about gaming lag"), and
+    it is no member of a list a verb reaches ("Netflix or YouTube", "POP and SSH are
+    allowed")."""
+    a, b = r.clauses[r.clause(span)]
+    return not r.english["list"].match(r.text, a) and not any(
+        a <= x.span[0] < b for x in r.amounts) and not any(
+        r.first(c, a, b) for c in r.english.fact_cues) and (
+        r.verb("acl", span, fallback=False) is None)
 
 
 def _added_unknown(ctx: _Context, claimed: list[Mention], intent: Intent) -> list[Finding]:
@@ -613,7 +632,7 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
                      f"adds an hour window {hours.text!r}")] \
         if hours is not None and hours.kind == "hour" and not hours.whole_day else []
     if not added and (vague := [u for u in _doubt(ctx, intent, "time")
-                                if u.what.startswith("a time the rules")]):
+                                if u.span and r.first("vague_hours", *u.span)]):
         # "20 Dec - 5 Jan, business hrs only": hours the rules cannot read may be added.
         added = [Finding("time", "no hour window", "missing", vague[0].span,
                          _unread_detail(vague, "an hour window the intent lacks"), True)]

@@ -81,7 +81,11 @@ def _words_to_digits(text: str, chars: list[str], e: English) -> list[tuple[int,
     from text_to_num import alpha2digit
 
     said = [(m.group(0), m.span()) for m in _TOKEN.finditer(text)]
-    read = _TOKEN.findall(alpha2digit(text, "en"))
+    # Read apart where an "and" joins a ten to a unit ("six thirty and nine a m"), which
+    # text2num would read as one number (39).
+    cuts = [0, *(k for m in e["tens_and"].finditer(text) for k in m.span(1)), len(text)]
+    read = [w for a, b in zip(cuts, cuts[1:])
+            for w in _TOKEN.findall(alpha2digit(text[a:b], "en"))]
     matcher = difflib.SequenceMatcher(None, [w.casefold() for w, _ in said],
                                       [w.casefold() for w in read], autojunk=False)
     spans = []
@@ -111,6 +115,14 @@ def _pairs(text: str, chars: list[str], converted: list[tuple[int, int]], e: Eng
     # A year first ("ending january five twenty twenty five": 5, then 2025), then the
     # other pairs, none overlapping one already joined.
     joined: list[tuple[int, int]] = []
+    for m in e["digit_run"].finditer(text):
+        tokens = [(t.group(0), (m.start() + t.start(), m.start() + t.end()))
+                  for t in re.finditer(r"\S+", m.group(0))]
+        if any(t.casefold() in e.zero_words for t, _ in tokens) and all(
+                words(*span) for t, span in tokens if t.isdigit()):
+            digits = "".join("0" if t.casefold() in e.zero_words else t for t, _ in tokens)
+            chars[m.start():m.end()] = list(_pad(digits, m.group(0)))
+            joined.append(m.span())
     found = [*_YEAR.finditer(text), *e["spoken_zero"].finditer(text), *_PAIR.finditer(text)]
     for m in found:
         if any(a < m.end() and m.start() < b for a, b in joined):

@@ -213,15 +213,22 @@ def _times(text: str, e: English) -> list[tuple[str, Span]]:
     """Clock times as HH:MM: 18:00, 6pm, 6:30 pm, 10:00 AM, noon, midnight, and the bare
     hours of a range (:func:`_range`)."""
     found: dict[Span, str] = {}
-    said = e["half_word"].search(text)
+    # Words that say a half of the day ("every evening", "the next morning"): a clock that
+    # says none takes the one just after it, else the nearest.
+    halves = [(w.start(), e.halves[w.group(0).lower().rstrip("s")])
+              for w in e["half_word"].finditer(text)]
+
+    def near(pos: int) -> str:
+        after = [h for h in halves if 0 <= h[0] - pos <= 30]
+        return (after or sorted(halves, key=lambda h: abs(h[0] - pos)))[0][1]
+
     for m in e["clock"].finditer(text):
         hour, minute = int(m.group(1)), int(m.group(2) or 0)
         half = _half(m.group(3), hour, e)
         if not m.group(2) and not half and not m.group("mark"):
             continue  # a bare number is not a time
-        if not half and said and m.group(2) and not m.group(1).startswith("0") and hour <= 12:
-            # "from 7:30 until 10 every evening": the half of the day said elsewhere
-            half = e.halves[said.group(0).lower().rstrip("s")]
+        if not half and halves and m.group(2) and not m.group(1).startswith("0") and hour <= 12:
+            half = near(m.start())  # "from 7:30 until 10 every evening"
         if (clock := _clock(hour, minute, half)) is not None:
             found[m.span()] = clock
     for m in e["clock_military"].finditer(text):  # "2130h", "0800 hrs"
@@ -235,12 +242,10 @@ def _times(text: str, e: English) -> list[tuple[str, Span]]:
             half = "am" if hour < 6 else "pm"  # "2 at night", "8 at night"
         if (clock := _clock(hour, int(m.group(2) or 0), half)) is not None:
             found[m.span()] = clock
-    if said is not None:
-        # "until nine o'clock every morning": the half of the day said elsewhere
-        half = e.halves[said.group(0).lower().rstrip("s")]
-        for m in e["oclock"].finditer(text):
-            if (clock := _clock(int(m.group(1)), 0, half)) is not None:
-                found[m.span()] = clock
+    for m in e["oclock"].finditer(text) if halves else ():
+        # "until nine o'clock every morning", "until six o'clock the next morning"
+        if (clock := _clock(int(m.group(1)), 0, near(m.start()))) is not None:
+            found[m.span()] = clock
     for m in e["military"].finditer(text):
         for k in (1, 3):
             found[m.span(k)[0], m.span(k + 1)[1]] = f"{m.group(k)}:{m.group(k + 1)}"
@@ -440,10 +445,13 @@ def _asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...]]:
     framing += [("framing", m.span()) for m in _ENUMERATOR.finditer(text)]
     plain = blank(text, framing)
     # A greeting names whom it greets: words that say a policy ("hey can you block FTP,")
-    # are the request, not a name.
-    plain = blank(plain, [("framing", m.span()) for m in e["greeting"].finditer(plain)
-                          if m.end() > m.start() and not any(
-                              e.cue[c].search(m.group(0)) for c in e.fact_cues)])
+    # are the request, not a name; where the text then says "you", whom it greets is whom
+    # the policy is for ("Dear faculty, you will have ..."): only the greeting word goes.
+    plain = blank(plain, [
+        ("framing", m.span("word") if e["you"].search(plain, m.end())
+         and not e["title"].search(m.group(0)) else m.span())
+        for m in e["greeting"].finditer(plain)
+        if m.end() > m.start() and not any(e.cue[c].search(m.group(0)) for c in e.fact_cues)])
     # An utterance opens at the start, after a sentence or a line, and after a filler ("uh
     # so the internet endpoint ...").
     starts = {0, *(m.end() for m in _UTTERANCE.finditer(plain)),
@@ -1041,8 +1049,9 @@ def _described(text: str, mentions: tuple[Mention, ...], asides: tuple[tuple[str
             and e["body"].match(text, m.span[1])]
     for m in mentions:
         paren = _PARENTHESIS.match(text, m.span[1])
-        if m.categories <= {"targets"} or paren is None:
-            continue
+        if m.categories <= {"targets"} or paren is None or any(
+                a <= m.span[0] and m.span[1] <= b for kind, (a, b) in asides if kind == "gloss"):
+            continue  # the words that spell out "(SSH)" describe it, not the other way round
         inside_names = [x for x in mentions
                         if x.span[0] >= paren.start(1) and x.span[1] <= paren.end(1)]
         if not inside_names or any(x.categories <= {"targets"} for x in inside_names) or any(
