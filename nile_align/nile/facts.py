@@ -596,9 +596,9 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
         # Dates written in an order the sentence does not say ("07/10/2024"): the order
         # that gives the intent's dates, where one does (the guided reading).
         for order in r.slashed_dates():
-            if all(any(_ymd(d) == t.value for d, _ in order) for t in (sched.start, sched.end)
-                   if t is not None):
-                return _days(sched, order, s)
+            found = _days(sched, order, s)
+            if all(f.status == "matched" for f in found):
+                return found
     doubt = _doubt(ctx, intent, "time")
     if not times and not dates and not doubt:
         # Nothing in the sentence restricts when, and nothing left unread could: it states
@@ -631,8 +631,7 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
     added = [Finding("time", "no hour window", "contradicted", hours.span,
                      f"adds an hour window {hours.text!r}")] \
         if hours is not None and hours.kind == "hour" and not hours.whole_day else []
-    if not added and (vague := [u for u in _doubt(ctx, intent, "time")
-                                if u.span and r.first("vague_hours", *u.span)]):
+    if not added and (vague := [u for u in doubt if u.span and r.first("vague_hours", *u.span)]):
         # "20 Dec - 5 Jan, business hrs only": hours the rules cannot read may be added.
         added = [Finding("time", "no hour window", "missing", vague[0].span,
                          _unread_detail(vague, "an hour window the intent lacks"), True)]
@@ -699,11 +698,6 @@ def _same_clock(a: str, b: str) -> bool:
     """Two clock times of a window end: midnight is 00:00, 23:59 or 24:00."""
     edge = {"00:00", "23:59", "24:00"}
     return a == b or (a in edge and b in edge)
-
-
-def _ymd(date) -> str:
-    year, month, day = date
-    return f"{year:04d}{month:02d}{day:02d}" if year is not None else ""
 
 
 def _days(sched: Schedule, dates, s: str) -> list[Finding]:

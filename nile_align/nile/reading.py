@@ -236,11 +236,9 @@ def _times(text: str, e: English) -> list[tuple[str, Span]]:
     for m in e["clock_dotted"].finditer(text):  # "between 06.30 and 09.00"
         for k in (1, 3):
             found[m.span(k)[0], m.span(k + 1)[1]] = f"{m.group(k)}:{m.group(k + 1)}"
-    for m in e["spoken"].finditer(text):
-        half, hour = e.spoken[m.group(3).lower()], int(m.group(1))
-        if half == "night":
-            half = "am" if hour < 6 else "pm"  # "2 at night", "8 at night"
-        if (clock := _clock(hour, int(m.group(2) or 0), half)) is not None:
+    for m in e["spoken"].finditer(text):  # "10 in the morning", "2 at night", "8 at night"
+        hour = int(m.group(1))
+        if (clock := _clock(hour, int(m.group(2) or 0), _half(m.group(3), hour, e))) is not None:
             found[m.span()] = clock
     for m in e["oclock"].finditer(text) if halves else ():
         # "until nine o'clock every morning", "until six o'clock the next morning"
