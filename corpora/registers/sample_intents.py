@@ -6,8 +6,8 @@ own values (the NEAT sample has nine). Seeded, so it rewrites the same files.
 
 Writes ``intents-<register>-<part>.tsv`` (columns ``id``, ``nile``) beside this file: for
 each register a ``dev`` part (read while the rules were changed), then ``held`` and
-``final``, ``test`` and ``fifth`` parts (each measured once, then read) and a ``sixth`` part
-(measured once, at the end).
+``final``, ``test``, ``fifth`` and ``sixth`` parts (each measured once, then read) and a
+``seventh`` part (measured once, at the end).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ REGISTERS = ("helpdesk", "policy", "email", "nonnative", "dictated")
 SIZES = {"dev": 50, "held": 30}
 LATER = ("final", "test")
 #: The letter of a part in its intents' ids, where its first letter is taken.
-PREFIX = {"fifth": "5", "sixth": "6"}
+PREFIX = {"fifth": "5", "sixth": "6", "seventh": "7"}
 LATER_SIZE = 30
 SEED = 30
 
@@ -125,12 +125,13 @@ def main() -> None:
         used += turn
         write(later, rng)
         done.update(later)
-    # Fifth and sixth parts, each written after the part before was read, when the sample
-    # had no intents left: each register translates anew the intents another register's
-    # second (fifth part) or third (sixth part) set translated (new writers, new English;
-    # the intents' values are NEAT's as before).
+    # Fifth, sixth and seventh parts, each written after the part before was read, when the
+    # sample had no intents left: each register translates anew the intents another
+    # register's second (fifth part), third (sixth part) or fourth (seventh part) set
+    # translated (new writers, new English; the intents' values are NEAT's as before).
     written = {**sets, **done}
-    for part, source, shift in (("fifth", "held", 1), ("sixth", "final", 2)):
+    for part, source, shift in (("fifth", "held", 1), ("sixth", "final", 2),
+                                 ("seventh", "test", 3)):
         for k, register in enumerate(REGISTERS):
             again = list(written[(REGISTERS[(k + shift) % len(REGISTERS)], source)])
             write({(register, part): again}, rng, lift=False)
