@@ -350,3 +350,54 @@ def test_a_value_of_the_intent_the_vocabulary_lacks_is_no_doubt():
     nile = "for endpoint('guests') block protocol('19.16.1.1'), service('F2movies')"
     text = "Block 19.16.1.1 and F2movies for guests; F2movies stays blocked"
     assert verdict(nile, text) == "aligned"
+
+
+# --- what the sixth sets taught (sentences ours) ------------------------------------------
+
+EVENINGS = "for group('staff') allow service('ssh') start hour('18:00') end hour('22:00')"
+
+
+def test_days_beside_a_window_doubt_a_restriction_the_intent_lacks():
+    # A Nile window holds on every day it spans: "weekends only" may narrow it.
+    said = "staff may use ssh from 6pm to 10pm, weekends only"
+    assert statement(said) == {("item", "allow ssh"), ("polarity", "acl allow"),
+                               ("target", "staff"), ("time", "hour 18:00–22:00"),
+                               ("unread", "weekends")}
+    assert verdict(EVENINGS, said) == "uncertain"
+    assert compare(said, "staff may use ssh from 6pm to 10pm").verdict != "paraphrase"
+    # A day named once, beside the date it falls on, restricts nothing.
+    assert verdict("for group('staff') allow service('ssh') start date('20250512') "
+                   "end date('20250516')", "staff may use ssh from Monday 12 May 2025 "
+                   "to Friday 16 May 2025") == "aligned"
+
+
+def test_a_named_period_where_no_verb_reaches_is_doubt_not_an_added_window():
+    nile = "for group('staff') set bandwidth('max', '5', 'mbps')"
+    assert verdict(nile, "can we cap staff at 5 Mbps? exam week, it's tight") == "uncertain"
+    # In the clause that states the policy it restricts it.
+    assert verdict(nile, "cap staff at 5 Mbps during exam week") == "not_aligned"
+
+
+def test_a_request_that_names_no_item_asks_for_what_was_reported():
+    nile = "for group('guests') allow service('ssh'), protocol('ftp')"
+    said = "guests can't get ssh or ftp, pls allow both"
+    assert statement(said) == {("item", "allow ssh"), ("item", "allow ftp"),
+                               ("polarity", "acl allow"), ("target", "guests")}
+    assert verdict(nile, said) == "aligned"
+    # A request with a verb of its own elsewhere ("call if it doesn't work") decides nothing.
+    assert ("polarity", "acl allow") in statement(
+        "ssh and ftp are allowed for guests. Please call us if it doesn't work")
+
+
+def test_a_verb_after_an_article_is_no_verb():
+    assert not read("cap guests at 5 Mbps. It's for the open day").cues("allow")
+    assert read("ssh opens for guests at 5pm").cues("allow")
+
+
+def test_a_limit_taken_out_by_a_pronoun_is_lifted():
+    assert ("polarity", "limit unset") in statement(
+        "the guests not need more the limit of 5 Mbps, you can take it out")
+
+
+def test_a_number_said_digit_by_digit_is_one_number():
+    assert ("rate", "9271 kbps max") in statement("cap guests at nine two seven one k b p s")

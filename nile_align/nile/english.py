@@ -312,8 +312,8 @@ def load_english(text: str) -> English:
                    + words(asides, "example_ends") + r")\b|[;.()\n]|$)",
         # clauses
         # a comma or a colon between two digits ("1,957", "10:00") and a dash in a range
-        # ("10 - 20") break nothing
-        "clause": r"(?<!\d)[,:]|[,:](?!\d)|;|\.\s|(?<!\d)\s[–—-]\s(?!\d)|\b(?:"
+        # ("10 - 20") break nothing; a sentence's end ("? It's for ...") breaks one
+        "clause": r"(?<!\d)[,:]|[,:](?!\d)|;|[.?!]\s|(?<!\d)\s[–—-]\s(?!\d)|\b(?:"
                   + words(clauses, "breaks") + r")\b",
         "amount_break": r",|;|\b(?:" + words(clauses, "amount_breaks") + r")\b",
         "contrast": r"\W*(?:but\s+)?(?:" + words(clauses, "contrast") + r")\b",

@@ -370,6 +370,23 @@ def _idle(r: Reading, span: tuple[int, int]) -> bool:
         r.verb("acl", span, fallback=False) is None)
 
 
+def _aside(r: Reading, span: tuple[int, int]) -> bool:
+    """Whether the sentence around ``span`` (up to a full stop, a question mark or a line
+    break) states nothing of a policy besides the words at ``span``: no amount, no item,
+    no cue of a verb, a bound or a lift ("... per day? exam week, bandwith is tight"). A
+    clause is too short a reach: "On weekdays, staff are capped at 5 Mbps"."""
+    a = max((m.end() for m in _SENTENCE_END.finditer(r.text, 0, span[0])), default=0)
+    end = _SENTENCE_END.search(r.text, span[1])
+    b = end.start() if end else len(r.text)
+    return not any(a <= x.span[0] < b for x in r.amounts) and not any(
+        a <= m.span[0] < b for m in r.mentions if m.categories & ITEMS) and not any(
+        h.start >= a and h.end <= b and not (h.start <= span[0] < h.end)
+        for c in r.english.fact_cues for h in r.cues(c))
+
+
+_SENTENCE_END = re.compile(r"[.?!](?:\s|$)|\n")
+
+
 def _added_unknown(ctx: _Context, claimed: list[Mention], intent: Intent) -> list[Finding]:
     """Names the vocabulary does not know, listed with the intent's items or targets
     ("Net2Phone and Skype", "the dorms and Rockefeller Hall") or standing where a path end
@@ -580,11 +597,18 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
     times, dates = r.times, r.dates
     if sched is None or sched.start is None or sched.end is None:
         said = times[0][1] if times else (dates[0][1] if dates else None)
-        if said is None and sched is None and (when := r.first("when")) is not None:
-            said = when.span
         if said is not None and sched is None:
             return [Finding("time", "no time window", "contradicted", said,
                             f"adds a time window {s[said[0]:said[1]]!r}")]
+        if sched is None and (when := r.first("when")) is not None:
+            if not _aside(r, when.span):
+                return [Finding("time", "no time window", "contradicted", when.span,
+                                f"adds a time window {when.text!r}")]
+            # A named period where nothing of the policy is said ("... per day? exam week,
+            # bandwidth is tight"): a restriction, or the context of the request? Doubt.
+            return [Finding("time", "no time window", "missing", when.span,
+                            f"{when.text!r} is named where no verb of the policy reaches: "
+                            "an added time window, or context?", True)]
         if sched is None and (doubt := _clock_like(_doubt(ctx, intent, "time"))):
             # Words the rules cannot read as a time may be a window the intent lacks.
             return [Finding("time", "no time window", "missing", doubt[0].span,
@@ -619,6 +643,11 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
         added = [Finding("time", "no date window", "contradicted", dates[0][1],
                          f"adds a date window {s[dates[0][1][0]:dates[-1][1][1]]!r}")] \
             if times and len(dates) >= 2 else []
+        if not added and (days := [u for u in doubt if u.span and r.first("vague_days", *u.span)]):
+            # "10am-8pm on weekdays only": days the window does not restrict may be added.
+            added = [Finding("time", "no restriction of days", "missing", days[0].span,
+                             _unread_detail(days, "a restriction of days the intent lacks"),
+                             True)]
         if window is not None and window.kind == "hour":
             return _hours(sched, window, r) + added
         # One clock time and no window: each end found or not on its own.
@@ -635,6 +664,9 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
         # "20 Dec - 5 Jan, business hrs only": hours the rules cannot read may be added.
         added = [Finding("time", "no hour window", "missing", vague[0].span,
                          _unread_detail(vague, "an hour window the intent lacks"), True)]
+    elif not added and (days := [u for u in doubt if u.span and r.first("vague_days", *u.span)]):
+        added = [Finding("time", "no restriction of days", "missing", days[0].span,
+                         _unread_detail(days, "a restriction of days the intent lacks"), True)]
     return _days(sched, dates, s) + added
 
 

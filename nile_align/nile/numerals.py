@@ -118,7 +118,9 @@ def _pairs(text: str, chars: list[str], converted: list[tuple[int, int]], e: Eng
     for m in e["digit_run"].finditer(text):
         tokens = [(t.group(0), (m.start() + t.start(), m.start() + t.end()))
                   for t in re.finditer(r"\S+", m.group(0))]
-        if any(t.casefold() in e.zero_words for t, _ in tokens) and all(
+        # Digit by digit: with a zero said in it ("six oh one eight"), or four digits or
+        # more ("nine two seven one": no pair of them is a number speech says that way).
+        if (len(tokens) >= 4 or any(t.casefold() in e.zero_words for t, _ in tokens)) and all(
                 words(*span) for t, span in tokens if t.isdigit()):
             digits = "".join("0" if t.casefold() in e.zero_words else t for t, _ in tokens)
             chars[m.start():m.end()] = list(_pad(digits, m.group(0)))

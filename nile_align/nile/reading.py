@@ -760,6 +760,10 @@ class Reading:
         YouTube are allowed"), else (with ``fallback``) the sentence's cue. For ``acl``,
         block cues come before allow cues, and a lone "no" blocks where nothing else is
         said."""
+        asked = self._request_verb(family)
+        if asked is not None and (span is None or not self.first("request",
+                                                              *self.clauses[self.clause(span)])):
+            return asked
         if span is not None and len(self.clauses) > 1:
             k = self.clause(span)
             own = self._clause_verb(family, k)
@@ -797,6 +801,22 @@ class Reading:
             if (hit := self.first(name)) is not None:
                 return hit
         return self.first("weak_block") if family == "acl" else None
+
+    def _request_verb(self, family: str) -> Hit | None:
+        """The verb of a request that names no item of its own ("can't get POP3 or
+        Battlenet, pls permit both"): it asks for what the clauses before it reported, so it
+        decides their polarity. None where no such request is made."""
+        for a, b in self.clauses[1:]:
+            asked = self.first("request", a, b)
+            if asked is None or any(a <= m.span[0] < b for m in self.mentions
+                                    if m.categories & ITEMS):
+                continue
+            hit = self._clause_verb(family, self.clauses.index((a, b)))
+            # The verb asked for follows the request ("pls permit", "could you please
+            # unblock"), not one in a clause of its own ("please call if it doesn't work").
+            if hit is not None and len(self.text[asked.end:hit.start].split()) <= 1:
+                return hit
+        return None
 
     def _clause_verb(self, family: str, k: int) -> Hit | None:
         a, b = self.clauses[k]
@@ -1309,6 +1329,10 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
         r.first("vague_hours") if window.kind == "date" else None
     if vague is not None:
         yield Unread("a time the rules cannot read as hours or dates", vague.span, vague.text,
+                     ("time",))
+    elif window is not None and (days := r.first("vague_days")) is not None:
+        # A Nile window holds on every day it spans: days named beside it may restrict them.
+        yield Unread("days the rules cannot read as a window", days.span, days.text,
                      ("time",))
     if len(r.times) == 1 and not r.dates and window is None:
         (_, span), = r.times
