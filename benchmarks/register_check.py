@@ -36,7 +36,6 @@ import pandas as pd  # noqa: E402
 from _report import stamp, write_section  # noqa: E402
 
 from nile_align.corpus import load_pairs  # noqa: E402
-from nile_align.graph.checker import check  # noqa: E402
 from nile_align.judge.verdict import Judge, para_verdicts, verdicts  # noqa: E402
 from nile_align.nile.draft import draft  # noqa: E402
 from nile_align.nile.facts import parse_or_none  # noqa: E402
@@ -160,7 +159,7 @@ def condition5(frame: pd.DataFrame) -> tuple[dict, set[str]]:
     both = {i for i in (n for n, k in g.nodes(data="kind") if k == "intent")
             if sum(bool(g.edges[i, s]["decision"]) for s in g.neighbors(i)
                    if g.edges[i, s]["kind"] == "align") == 2}
-    failed = {f.intents[0]["canonical"] for f in check(g) if f.rule == "cond5"}
+    failed = {f.intents[0]["canonical"] for f in result.flags if f.rule == "cond5"}
     canon = {g.nodes[i]["canonical"] for i in both}
     return ({"cond5_exact": len(failed & canon) / len(canon) if canon else float("nan"),
              "both_aligned": len(canon)}, failed & canon)

@@ -3,11 +3,11 @@
 The package follows the pipeline, one subpackage a stage: ``nile`` (text → checked intents
 and their facts), ``judge`` (pairs → scores and verdicts), ``evaluation`` (a judge against
 human labels, calibration), ``graph`` (scores → decisions and flags), ``review`` (flags →
-an expert's decisions); ``corpus`` reads corpora, ``pipeline`` runs the main job (and
-``partitioned`` runs it as partitions of the corpus, on Ray),
-``report`` writes its outputs, ``cli`` is the command line. The public API is listed here,
-once: the heavy stages (torch, networkx) load on first use, so that validating Nile
-starts instantly.
+an expert's decisions); ``corpus`` reads corpora, ``pipeline`` runs the main job (as
+partitions of the corpus: ``partitioned``, on an engine of ``engines``, a pool of processes
+or a Ray cluster), ``report`` writes its outputs, ``cli`` is the command line. The public
+API is listed here, once: the heavy stages (torch, networkx) load on first use, so that
+validating Nile starts instantly.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ _LAZY = {
     "build_graph": "graph.translation", "propagate": "graph.translation",
     "check": "graph.checker",
     "load_pairs": "corpus", "run_check": "pipeline",
-    "run_partitioned": "partitioned", "RayEngine": "partitioned", "SerialEngine": "partitioned",
+    "run_partitioned": "partitioned", "LocalEngine": "engines", "RayEngine": "engines",
     "ReviewStore": "review.store", "load_decisions": "review.store",
 }
 
@@ -59,9 +59,9 @@ def __getattr__(name: str):
 
 __all__ = [
     "Bandwidth", "CorpusError", "Diagnostic", "Difference", "Finding", "Function", "Intent",
-    "Judge", "NileAlignError", "NileParser", "NileSyntaxError", "Operation", "ParaVerdict",
-    "Path", "Quota", "RayEngine", "Reading", "ReviewStore", "Schedule", "Scorer",
-    "SerialEngine", "Signature", "Statement", "Time", "UsageError", "Validation", "Verdict",
+    "Judge", "LocalEngine", "NileAlignError", "NileParser", "NileSyntaxError", "Operation",
+    "ParaVerdict", "Path", "Quota", "RayEngine", "Reading", "ReviewStore", "Schedule",
+    "Scorer", "Signature", "Statement", "Time", "UsageError", "Validation", "Verdict",
     "build_graph", "calibrate", "check",
     "check_facts", "compare", "compose", "compose_para", "diff", "load_decisions",
     "load_pairs", "para_verdicts", "parse", "parse_with_warnings", "perturbations",

@@ -1,33 +1,36 @@
-"""The main job as partitions of the corpus, on Ray or in this process: no process holds the
-whole corpus, and the outputs are those of :func:`nile_align.pipeline.run_check`.
+"""The check as partitions of the corpus, the only way it runs: no process holds the whole
+corpus, the tasks run on an engine (:mod:`nile_align.engines`: a pool of processes here, or a
+Ray cluster), and the driver holds integers per pair.
 
 Four passes (docs/scaling.md §4 says why no pair is lost):
 
-1. **Scan**, a task per chunk of the input (:data:`CHUNK_ROWS` rows, streamed from the file):
-   load and validate it (:func:`nile_align.corpus.pairs_of`), read each sentence once with
-   the fact checks of its pairs (:class:`~nile_align.graph.evidence.KnownFacts`), and send
-   back only what places each pair: hashes of its sentence, its intent, the core facts its
-   sentence states and, for invalid Nile, its text.
-2. **Candidates**, a task per bucket of whole core groups: the cross-intent candidate pairs
-   one process would choose, compared; the *live* ones (those a check acts on) come back.
+1. **Scan**, a task per chunk of the input (:data:`CHUNK_ROWS` rows, streamed from the file
+   or sliced from a DataFrame): load and validate it (:func:`nile_align.corpus.pairs_of`),
+   read each sentence once with the fact checks of its pairs
+   (:class:`~nile_align.graph.evidence.KnownFacts`), and send back only what places each
+   pair: hashes of its sentence, its intent, the core facts its sentence states, its
+   buckets of hashed n-grams (where a model judges paraphrases) and, for invalid Nile, its
+   text.
+2. **Candidates**, a task per bucket of sentences (whole core groups, or whole buckets of
+   the hashed n-grams): the cross-intent candidate pairs one process would choose, compared
+   (and scored, where a model's scores count); the *live* ones (those a check acts on) come
+   back.
 3. **Plan**, on the driver, over integers only: the connected components of sentences,
    intents, invalid Nile, live candidates and reviewed decisions, packed in corpus order
    into partitions of about :data:`PARTITION_ROWS` pairs.
 4. **Check**, a task per partition: its rows (split from each chunk, the readings with
-   them) through build, propagation (6) and the checks (5), (6) and conflicts, exactly as
-   one process does it; it returns its summary counts and its output lines, each with the
-   key that orders it in the whole corpus. The driver adds the counts up, spools the lines
-   as partitions finish, and merges them in order into the output files (each written under
-   a temporary name and renamed when complete).
+   them) through build (scores computed there, where they count), propagation (6) and the
+   checks (5), (6) and conflicts, exactly as one process does it. It writes its own output
+   lines, in order, and returns its summary counts. The driver adds the counts up and
+   writes what ties the parts together: the summary, the report, and either single files
+   (the parts merged by their keys, as text: no line is parsed) or a folder of parts.
 
-Ray runs the passes as plain tasks (not Ray Data): between the passes is a global plan,
-and each task is a pure function of its inputs, so a task lost with its worker is run
-again by Ray and gives the same lines.
+Every task is a pure function of its inputs, so a task lost with its worker is run again
+and gives the same lines.
 """
 
 from __future__ import annotations
 
-import contextlib
 import heapq
 import json
 import os
@@ -35,16 +38,15 @@ import shutil
 import socket
 import tempfile
 import time
-import zlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .corpus import PairColumns, iter_pair_chunks, pairs_of
+from .corpus import PAIR_COLUMNS, PairColumns, accounting, iter_pair_chunks, pairs_of
 from .errors import UsageError
 from .graph.checker import add_counts, check, flag_order, summary_counts, summary_meta, summary_of
 from .graph.decisions import Decisions
@@ -52,93 +54,26 @@ from .graph.evidence import KnownFacts
 from .graph.translation import build_graph, propagate, sentence_id
 from .judge.verdict import Judge
 from .report import (
+    ALIGNED_FORMATS,
     GRAPH_FILES_EDGES,
     aligned_lines,
     aligned_records,
     alignment_records,
+    write_parts,
     write_streams,
 )
 from .review.store import evidence_hash
 from .runtime import collector_paused
 
-__all__ = ["CHUNK_ROWS", "PARTITION_ROWS", "PartitionedResult", "RayEngine", "SerialEngine",
-           "plan_partitions", "run_partitioned"]
+__all__ = ["CHUNK_ROWS", "LAYOUTS", "PARTITION_ROWS", "PartitionedResult", "plan_partitions",
+           "run_partitioned"]
 
-#: Input rows per scan task: what one task loads, validates and reads.
-CHUNK_ROWS = 50_000
+#: Input rows per scan task: what one task loads, validates and reads (small enough that a
+#: corpus of NEAT's size makes work for every core).
+CHUNK_ROWS = 10_000
 #: Pairs per partition (a component larger than this is a partition of its own): what one
 #: check task holds, about 0.5 GiB at this size.
 PARTITION_ROWS = 20_000
-
-
-# --- engines: where the tasks run -------------------------------------------------------------
-
-class SerialEngine:
-    """Every task in this process, one after the other: the partitioned check without Ray
-    (tests, and a machine without it)."""
-
-    name = "serial"
-
-    def submit(self, fn: Callable, *args: Any, returns: int = 1) -> Any:
-        out = fn(*args)
-        return list(out) if returns > 1 else out
-
-    def get(self, ref: Any) -> Any:
-        return ref
-
-    def done(self, refs: Sequence[Any]) -> Iterator[int]:
-        yield from range(len(refs))
-
-    def cancel(self, refs: Iterable[Any]) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-class RayEngine:
-    """The tasks on a Ray cluster: ``address`` a running one (``ray start --head`` prints
-    it), None a local one started here (and stopped by :meth:`close`). A task whose worker
-    dies is run again by Ray (``retries`` times)."""
-
-    name = "ray"
-
-    def __init__(self, address: str | None = None, *, retries: int = 3,
-                 object_store_gib: float | None = 4.0):
-        from .judge.scale import start_ray
-
-        # Chunks and partitions pass through the object store of a local cluster; beyond
-        # its size Ray spills them to disk, so a larger corpus needs no more memory.
-        self.ray, self._started = start_ray(address, object_store_gib=object_store_gib)
-        self.retries, self.address = retries, address or "local"
-        self._remote: dict[tuple[Callable, int], Any] = {}
-
-    def submit(self, fn: Callable, *args: Any, returns: int = 1) -> Any:
-        key = (fn, returns)
-        if key not in self._remote:
-            self._remote[key] = self.ray.remote(num_cpus=1, num_returns=returns,
-                                                max_retries=self.retries)(fn)
-        return self._remote[key].remote(*args)
-
-    def get(self, ref: Any) -> Any:
-        return self.ray.get(ref)
-
-    def done(self, refs: Sequence[Any]) -> Iterator[int]:
-        """The positions of ``refs`` as their tasks finish."""
-        where = {ref: n for n, ref in enumerate(refs)}
-        pending = list(refs)
-        while pending:
-            ready, pending = self.ray.wait(pending, num_returns=1)
-            yield from (where[ref] for ref in ready)
-
-    def cancel(self, refs: Iterable[Any]) -> None:
-        for ref in refs:
-            with contextlib.suppress(Exception):
-                self.ray.cancel(ref, force=True)
-
-    def close(self) -> None:
-        if self._started and self.ray.is_initialized():
-            self.ray.shutdown()
 
 
 # --- the tasks --------------------------------------------------------------------------------
@@ -154,28 +89,37 @@ def _hashes(values: Sequence[str]) -> np.ndarray:
 
 
 def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bool,
-          edits: list[dict]) -> tuple[dict, tuple[Any, dict, dict]]:
-    """Load a chunk of the input, read its sentences once; return what places its pairs
-    (small, for the driver) and the loaded rows with their readings (for the partitions)."""
+          edits: list[dict], hashed: bool) -> tuple[dict, tuple[Any, dict, dict]]:
+    """Load a chunk of the input (or take a chunk of a corpus already loaded:
+    :func:`nile_align.corpus.load_pairs`), read its sentences once; return what places its
+    pairs (small, for the driver) and the loaded rows with their readings (for the
+    partitions). ``hashed``: also each sentence's buckets of hashed n-grams."""
+    from .graph.blocking import signatures
+
     started = time.perf_counter()
     with collector_paused():
-        pairs = pairs_of(raw, columns, name=name, first_row=first_row, lenient=lenient)
+        loaded = "valid" in raw.columns and "key" in raw.columns
+        pairs = raw if loaded else pairs_of(raw, columns, name=name, first_row=first_row,
+                                            lenient=lenient)
         if edits:
             pairs = Decisions(edits=edits).apply_edits(pairs)
         valid = pairs["valid"].to_numpy(dtype=bool)
         rows = pairs[valid]
-        known = KnownFacts.of(rows["text"].tolist(), rows["key"].tolist(),
-                              rows["intent"].tolist())
+        # A parsed intent per row where the loader kept one, else its canonical Nile.
+        intents: list[Any] = rows["intent"].tolist() if "intent" in rows.columns else \
+            [c if isinstance(c, str) else None for c in rows["canonical"]]
+        known = KnownFacts.of(rows["text"].tolist(), rows["key"].tolist(), intents)
     keys = rows["key"].tolist()
     cores = [known.statements[t].core for t in rows["text"]]
     # What travels: the rows without their parsed intents (a partition reads nothing again,
     # and its canonical Nile parses where it must), each statement as its own bytes (the
     # splits move them without unpickling; a task unpickles only those it reads).
-    shipped = pairs.drop(columns="intent")
+    shipped = pairs[[c for c in PAIR_COLUMNS if c != "intent"]].copy()
     shipped.attrs = {}
+    corpus = pairs.attrs.get("corpus", {})
     places = {
-        "pairs": len(pairs), "valid": valid, "rows": pairs.attrs["corpus"]["rows"],
-        "skipped": pairs.attrs["corpus"]["skipped_rows"],
+        "pairs": len(pairs), "valid": valid, "rows": corpus.get("rows"),
+        "skipped": corpus.get("skipped_rows", []),
         "sentence": _hashes(["s" + sentence_id(t) for t in rows["text"]]),
         "intent": _hashes(["i" + k if isinstance(k, str) else "" for k in keys]),
         "has_intent": np.array([isinstance(k, str) for k in keys], dtype=bool),
@@ -184,6 +128,8 @@ def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bo
         "invalid": _hashes(["x" + n for n in pairs.loc[~valid, "nile"]]),
         "seconds": time.perf_counter() - started,
     }
+    if hashed:
+        places["bands"] = signatures(rows["text"].tolist())
     return places, (shipped, {t: _pack(st) for t, st in known.statements.items()}, known.pairs)
 
 
@@ -230,42 +176,55 @@ def _split(chunk: tuple[Any, dict, dict], partition: np.ndarray, valid_before: i
     return tuple(out) if parts > 1 else out[0]
 
 
-def _split_cores(chunk: tuple[Any, dict, dict], bucket: np.ndarray, buckets: int) -> Any:
-    """A scanned chunk's valid rows per core bucket (-1: a sentence stating no core fact):
-    each row's sentence text and intent key, with the statements of those texts."""
+def _split_cores(chunk: tuple[Any, dict, dict], bucket: np.ndarray, buckets: int,
+                 bands: np.ndarray | None) -> Any:
+    """A scanned chunk's valid rows per bucket: ``bucket`` holds, for each valid row, the
+    bucket of each of its routes (a column per route; -1: none, a sentence stating no core
+    fact): each row's sentence text and intent key (and ``bands``, its n-gram buckets),
+    with the statements of those texts."""
     pairs, statements, _ = chunk
     valid = pairs[pairs["valid"].to_numpy(dtype=bool)]
     out = []
     for b in range(buckets):
-        mine = valid[bucket == b]
+        rows = (bucket == b).any(axis=1)
+        mine = valid[rows]
         texts = mine["text"].tolist()
-        out.append((texts, mine["key"].tolist(),
+        out.append((texts, mine["key"].tolist(), None if bands is None else bands[rows],
                     {t: statements[t] for t in dict.fromkeys(texts)}))
     return tuple(out) if buckets > 1 else out[0]
 
 
 def _candidates(k: int, para_judge: Judge, reviewed: set[tuple[str, str]],
-                *pieces: tuple[list[str], list, dict]) -> dict:
-    """The cross-intent candidate pairs of the core groups of one bucket (whole groups:
-    every sentence of a group is in its bucket, with every row), chosen as one process
-    chooses them (:func:`~nile_align.graph.evidence.fact_candidates`): ``live`` those a check
-    can act on (a mutual paraphrase, a reviewed pair, or a sentence without an intent: its
-    draft reads its candidates' intents), with their compared facts; ``cross`` every
-    candidate pair that is not also a pair of one intent, ``inert`` the others (counted
-    only: a pair judged not paraphrases, or uncertain, changes no decision and no flag)."""
+                route: tuple[int, int] | None, score: Any, template: str,
+                *pieces: tuple[list[str], list, np.ndarray | None, dict]) -> dict:
+    """The cross-intent candidate pairs of one bucket, chosen as one process chooses them:
+    by the core facts (whole core groups: :func:`~nile_align.graph.evidence.fact_candidates`)
+    or, with ``route`` (this bucket, the number of buckets), by the hashed n-gram buckets
+    routed here (whole buckets: :func:`~nile_align.graph.blocking.bucket_pairs`), their
+    para scores computed with ``score`` (a Scorer or a function, with ``template``) where
+    they count. ``live``: those a check can act on
+    (a mutual paraphrase, a reviewed pair, or a sentence without an intent: its draft reads
+    its candidates' intents: they join partitions); ``inert`` the others (a pair judged not
+    paraphrases, or uncertain, changes no decision, but where (6) aligns both its sentences
+    with one intent it is a triplet of (5): it goes to the partition that holds both);
+    each as the hashes of its sentences. ``cross``: how many."""
     import pickle
 
+    from .graph.blocking import bucket_pairs
     from .graph.evidence import compared, fact_candidates
     from .graph.translation import para_verdict
 
     first: dict[str, str] = {}
     keys: dict[str, set[str]] = {}
     statements: dict[str, bytes] = {}
-    for texts, row_keys, packed in pieces:
+    banded: dict[str, np.ndarray] = {}
+    for texts, row_keys, bands, packed in pieces:
         statements.update(packed)
-        for text, key in zip(texts, row_keys):
+        for n, (text, key) in enumerate(zip(texts, row_keys)):
             sid = sentence_id(text)
             first.setdefault(sid, text)
+            if bands is not None:
+                banded.setdefault(sid, bands[n])
             mine = keys.setdefault(sid, set())
             if isinstance(key, str):
                 mine.add("i:" + key)
@@ -274,20 +233,40 @@ def _candidates(k: int, para_judge: Judge, reviewed: set[tuple[str, str]],
     owners = {sid: min(keys[sid]) if keys[sid] else None for sid in sentences}
     codes = {o: c for c, o in enumerate(sorted({o for o in owners.values() if o}))}
     groups = [-1 if (o := owners[sid]) is None else codes[o] for sid in sentences]
-    live, cross, inert = [], 0, 0
-    for x, y in fact_candidates(stated, groups, k=k):
+    if route is None:
+        found = fact_candidates(stated, groups, k=k)
+    else:
+        bands = np.array([banded[sid] for sid in sentences], dtype=np.uint64).reshape(
+            len(sentences), -1)
+        found = bucket_pairs([first[sid] for sid in sentences], bands, groups, k,
+                             only=(bands % np.uint64(route[1])) == np.uint64(route[0]))
+    pairs = [(x, y) for x, y in found if not keys[sentences[x]] & keys[sentences[y]]]
+    # also a pair of one intent: built with that intent's sentences
+    values: list[float | None] = [None] * (2 * len(pairs))
+    if score is not None and pairs:
+        from .graph.translation import score_function
+
+        score = score_function(score, template)[0]
+        texts = [first[sid] for sid in sentences]
+        a = [t for x, y in pairs for t in (texts[x], texts[y])]
+        b = [t for x, y in pairs for t in (texts[y], texts[x])]
+        values = [float(v) for v in score(a, b)]
+    live, inert = [], []
+    for n, (x, y) in enumerate(pairs):
         u, v = sentences[x], sentences[y]
-        if keys[u] & keys[v]:
-            continue  # also a pair of one intent: built with that intent's sentences
-        cross += 1
         uv, vu = compared(stated[x], stated[y])
-        verdict = para_verdict({"facts_uv": uv, "facts_vu": vu, "score_uv": None,
-                                "score_vu": None}, para_judge).verdict
+        verdict = para_verdict({"facts_uv": uv, "facts_vu": vu, "score_uv": values[2 * n],
+                                "score_vu": values[2 * n + 1]}, para_judge).verdict
         if verdict == "paraphrase" or not keys[u] or not keys[v] or (u, v) in reviewed:
-            live.append((u, v, uv, vu))
+            live.append((u, v))
         else:
-            inert += 1
-    return {"live": live, "cross": cross, "inert": inert}
+            inert.append((u, v))
+    # As integers (the driver holds no more): each pair's two sentence hashes.
+    return {"live": _pair_hashes(live), "inert": _pair_hashes(inert), "cross": len(pairs)}
+
+
+def _pair_hashes(pairs: list[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
+    return (_hashes(["s" + u for u, _ in pairs]), _hashes(["s" + v for _, v in pairs]))
 
 
 @dataclass
@@ -306,6 +285,18 @@ class _Settings:
     corpus: dict = field(default_factory=dict)
     #: Whether a partition sends its graph back, for graph.json and graph.graphml.
     keep_graph: bool = False
+    #: The score function where scores are computed (a Scorer: loaded once per worker).
+    score: Any = None
+    #: Where a partition writes its lines, and how (:data:`LAYOUTS`).
+    where: str = ""
+    layout: str = "files"
+
+
+#: How the outputs are written: ``files``, one file of each kind, the partitions' lines
+#: merged in corpus order (one machine); ``parts``, a folder per kind with a file per
+#: partition (alignments/part-00000.jsonl, ...), written by the workers (a cluster's shared
+#: storage; Spark, Dask, Arrow and pandas read such a folder as one dataset).
+LAYOUTS = ("files", "parts")
 
 
 class _NoScores:
@@ -319,33 +310,52 @@ class _NoScores:
         raise UsageError("this check computes no score")
 
 
-def _lines(items: Iterable[tuple[Any, str]]) -> bytes:
-    """Output lines with their merge keys (:func:`_key`), compressed for the trip to the
-    driver."""
-    return zlib.compress("".join(_key(k) + "\t" + line for k, line in items
-                                 ).encode("utf-8"), 1)
-
-
 def _key(key: tuple) -> str:
-    """A merge key as text whose order is the key's: a record with a corpus position
-    (``(False, pos, ...)``: positions are unique) as ``0`` and the position in fixed width,
-    compared as text without being parsed; a flag's queue order likewise; any other key
-    (an inferred pair: no position) as ``1`` and its JSON, parsed to compare."""
+    """A merge key as text whose order is the key's, compared without being parsed: a
+    record with a corpus position (``(False, pos, ...)``: positions are unique) as ``0``
+    and the position in fixed width; a flag's queue order likewise; any other key (an
+    inferred pair: no position) as ``1`` and its parts joined by NUL (which sorts before
+    every character a part holds, so the text compares as the tuple does)."""
     if key[0] is False:
         return f"0{key[1]:015d}"
     if isinstance(key[0], int) and not isinstance(key[0], bool):  # a flag: flag_order()
         rule, unlocks, lead, settled, flag_id = key
         return f"0{rule}{10**12 + unlocks:013d}{lead}{int(settled)}{flag_id}"
-    return "1" + json.dumps(key, ensure_ascii=False)
+    return "1" + "\0".join(f"{p:012d}" if isinstance(p, int) else
+                            str(p).replace("\t", "\x01").replace("\n", "\x02")
+                            for p in key[1:])
 
 
-def _order(key: str) -> tuple:
-    return (0, key) if key[0] == "0" else (1, json.loads(key[1:]))
+def _write_lines(path: Path, lines: Iterable[str], header: str = "") -> None:
+    """Lines into ``path``, whole or not at all (a temporary name, renamed when complete)."""
+    partial = path.with_name(path.name + ".partial")
+    with open(partial, "w", encoding="utf-8", newline="") as f:
+        f.write(header)
+        f.writelines(lines)
+    os.replace(partial, path)
 
 
-def _check_partition(settings: _Settings, cross: list[tuple], *pieces: Any) -> tuple[dict, Any]:
-    """One partition through build, propagation and the checks: its summary counts, its
-    output lines with their merge keys, and (second) its graph without private data."""
+def _cross_facts(corpus: Any, known: KnownFacts, cross: tuple[np.ndarray, np.ndarray],
+                 ) -> dict[tuple[str, str], tuple[dict, dict]]:
+    """A partition's cross-intent candidate pairs (sentence hashes) as the sentence ids they
+    stand for, with their compared facts (u→v, v→u)."""
+    from .graph.evidence import compared
+
+    texts = {sentence_id(t): t for t in corpus.loc[corpus["valid"], "text"]}
+    ids = list(texts)
+    by_hash = dict(zip(_hashes(["s" + sid for sid in ids]).tolist(), ids))
+    out = {}
+    for hu, hv in zip(cross[0].tolist(), cross[1].tolist()):
+        u, v = sorted((by_hash[hu], by_hash[hv]))
+        out[u, v] = compared(known.statements[texts[u]], known.statements[texts[v]])
+    return out
+
+
+def _check_partition(settings: _Settings, n: int, cross: tuple[np.ndarray, np.ndarray],
+                     *pieces: Any) -> tuple[dict, Any]:
+    """Partition ``n`` through build, propagation and the checks: it writes its output
+    lines (:data:`LAYOUTS`) and returns its summary counts and (second) its graph without
+    private data."""
     import pickle
 
     import pandas as pd
@@ -359,11 +369,11 @@ def _check_partition(settings: _Settings, cross: list[tuple], *pieces: Any) -> t
         known.statements.update((t, pickle.loads(b)) for t, b in statements.items())
         known.pairs.update(found)
     with collector_paused():
-        g = build_graph(corpus, _NoScores(settings.signature), template=settings.template,
-                        candidates=settings.candidates, decisions=settings.decisions,
-                        judge=settings.judge, para_judge=settings.para_judge,
-                        scores=settings.scores, known=known, workers=1,
-                        cross={(u, v): (uv, vu) for u, v, uv, vu in cross})
+        g = build_graph(corpus, settings.score or _NoScores(settings.signature),
+                        template=settings.template, candidates=settings.candidates,
+                        decisions=settings.decisions, judge=settings.judge,
+                        para_judge=settings.para_judge, scores=settings.scores, known=known,
+                        cross=_cross_facts(corpus, known, cross))
         propagate(g, max_hops=settings.max_hops)
         flags = check(g)
         if settings.decisions is not None:
@@ -371,23 +381,33 @@ def _check_partition(settings: _Settings, cross: list[tuple], *pieces: Any) -> t
                 if settings.decisions.decided.get(f.flag_id) == evidence_hash(f.to_dict()):
                     f.status = "decided"
         counts = summary_counts(g, flags)
-        alignments = []
-        for r, key in alignment_records(g, keys=True):
-            alignments.append((key, json.dumps(r, ensure_ascii=False) + "\n"))
+        alignments = [(key, json.dumps(r, ensure_ascii=False) + "\n")
+                      for r, key in alignment_records(g, keys=True)]
         keyed = list(aligned_records(g, keys=True))
         aligned = list(zip((key for _, key in keyed),
                            aligned_lines((r for r, _ in keyed), settings.aligned_format)))
         ordered = sorted(zip(flag_order(flags), flags), key=lambda kf: kf[0])
         flag_lines = [(key, json.dumps(f.to_dict(), ensure_ascii=False) + "\n")
                       for key, f in ordered]
+    where = Path(settings.where)
+    if settings.layout == "parts":
+        name, columns = ALIGNED_FORMATS[settings.aligned_format]
+        header = next(aligned_lines([dict(zip(columns, columns))], settings.aligned_format))
+        for kind, lines, suffix, head in (
+                ("alignments", alignments, ".jsonl", ""), ("flags", flag_lines, ".jsonl", ""),
+                (name.split(".")[0], aligned, "." + name.split(".")[1], header)):
+            _write_lines(where / kind / f"part-{n:05d}{suffix}", (line for _, line in lines),
+                         head)
+    else:
+        for kind, lines in (("alignments", alignments), ("aligned", aligned),
+                            ("flags", flag_lines)):
+            _write_lines(where / f"{kind}-{n}", (_key(k) + "\t" + line for k, line in lines))
     for k in [k for k in g.graph if k.startswith("_")]:
         del g.graph[k]
     graph = g if settings.keep_graph else None
     result = {"counts": counts, "meta": summary_meta(g), "edges": g.number_of_edges(),
-              "alignment_rows": len(alignments), "alignments": _lines(alignments),
-              "aligned": _lines(aligned), "flags": _lines(flag_lines),
-              "invalid": g.graph["invalid"], "pairs": len(corpus),
-              "open": sum(f.status == "open" for f in flags),
+              "alignment_rows": len(alignments), "invalid": g.graph["invalid"],
+              "pairs": len(corpus), "open": sum(f.status == "open" for f in flags),
               "where": socket.gethostname(), "pid": os.getpid(),
               "seconds": time.perf_counter() - started}
     return result, graph
@@ -466,113 +486,130 @@ def _row_nodes(p: dict) -> np.ndarray:
 @dataclass
 class PartitionedResult:
     """What a partitioned check produced: its summary (with ``engine``), where the report
-    is, the number of flags still open, and the time of each pass."""
+    is, the number of flags still open, the time of each pass, and the whole graph (when
+    the graph files are written: up to their size limit, or on request)."""
 
     summary: dict
     report: Path | None
     open_flags: int
     timings: dict[str, float] = field(default_factory=dict)
+    graph: Any = None
+
+
+def _chunks(source: Any, columns: PairColumns, fmt: str | None,
+            rows: int) -> Iterator[tuple[Any, int]]:
+    """The input in chunks of ``rows`` (raw rows and the number of the first): streamed
+    from a file, or sliced from a DataFrame (a table, or a corpus already loaded)."""
+    import pandas as pd
+
+    if isinstance(source, pd.DataFrame):
+        for start in range(0, max(len(source), 1), rows):
+            yield source.iloc[start:start + rows].reset_index(drop=True), start + 1
+    else:
+        yield from iter_pair_chunks(str(source), columns, fmt=fmt, rows=rows)
 
 
 @collector_paused()
-def run_partitioned(source: str, *, out: str | Path, engine: Any, columns: PairColumns,
-                    judge: Judge, para_judge: Judge, signature: str, template: str = "net",
-                    candidates: int = 5, max_hops: int = 1, decisions: Decisions | None = None,
-                    scores: str = "counted", graph_files: str = "auto",
-                    aligned_format: str = "csv", fmt: str | None = None, lenient: bool = False,
+def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairColumns,
+                    judge: Judge, para_judge: Judge, signature: str, score: Any = None,
+                    template: str = "net", candidates: int = 5, max_hops: int = 1,
+                    decisions: Decisions | None = None, scores: str = "counted",
+                    graph_files: str = "auto", aligned_format: str = "csv",
+                    layout: str = "files", fmt: str | None = None, lenient: bool = False,
                     chunk_rows: int = CHUNK_ROWS, partition_rows: int = PARTITION_ROWS,
                     progress: bool | None = False) -> PartitionedResult:
-    """Check the corpus file ``source`` as partitions on ``engine`` (:class:`RayEngine`,
-    :class:`SerialEngine`) and write the outputs of :func:`nile_align.pipeline.run_check`
-    into ``out``: the same files, line for line, with ``engine`` in summary.json.
-    ``judge``/``para_judge``/``signature``: resolved on the driver (the model's calibrations);
-    only checks that compute no score run as partitions. Ctrl-C cancels the tasks and leaves
-    no output half-written."""
+    """Check ``source`` (a corpus file, or a DataFrame: a table or a corpus already loaded)
+    as partitions on ``engine`` (:mod:`nile_align.engines`) and write the outputs into
+    ``out`` as ``layout`` says (:data:`LAYOUTS`), with ``engine`` in summary.json.
+    ``judge``/``para_judge``/``signature``: resolved on the driver (the model's
+    calibrations); ``score``: the score function of the scores that are computed (in the
+    tasks). Ctrl-C cancels the tasks and leaves no output half-written."""
+    import pandas as pd
     from tqdm.auto import tqdm
 
     from .graph.translation import computed_scores
 
-    if any(computed_scores(judge, para_judge, scores)):
-        raise UsageError("a partitioned check computes no score; this judge counts scores "
-                         "(or --scores asks for them): use --engine local")
     if max_hops < 1:
         raise UsageError("--max-hops must be at least 1")
+    if layout not in LAYOUTS:
+        raise UsageError(f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
+    computed = any(computed_scores(judge, para_judge, scores))
+    if computed and score is None:
+        raise UsageError("this check computes scores: give the score function")
+    hashed = para_judge.counts
     quiet = progress if progress is None else not progress
     timings: dict[str, float] = {}
     refs: list[Any] = []
     spool = Path(tempfile.mkdtemp(prefix=".partitions-", dir=_made(out)))
     try:
         started = time.perf_counter()
-        name = "<stdin>" if source == "-" else str(source)
+        name = "<DataFrame>" if isinstance(source, pd.DataFrame) else \
+            "<stdin>" if source == "-" else str(source)
         edits = decisions.edits if decisions is not None else []
         scans, chunks = [], []
-        for raw, first in iter_pair_chunks(source, columns, fmt=fmt, rows=chunk_rows):
+        for raw, first in _chunks(source, columns, fmt, chunk_rows):
             small, big = engine.submit(_scan, raw, first, columns, name, lenient, edits,
-                                       returns=2)
+                                       hashed, returns=2)
             scans.append(small)
             chunks.append(big)
         refs = list(scans)  # cancelling a scan cancels its task (both its returns)
-        places = []
+        places: list[dict] = [{} for _ in scans]
         with tqdm(total=len(scans), desc="scan", unit="chunk", disable=quiet,
                   leave=False) as bar:
-            for ref in scans:
-                places.append(engine.get(ref))
+            for n in engine.done(scans):
+                places[n] = engine.get(scans[n])
                 bar.update()
         timings["scan"] = time.perf_counter() - started
         started = time.perf_counter()
         found = _find_candidates(engine, chunks, places, candidates, para_judge, decisions,
                                  max(1, -(-sum(int(p["valid"].sum()) for p in places)
-                                          // chunk_rows)), quiet)
+                                          // chunk_rows)), quiet, hashed,
+                                 score if para_judge.counts else None, template)
         timings["candidates"] = time.perf_counter() - started
         started = time.perf_counter()
-        live = found["live"]
-        hashed = (_hashes(["s" + u for u, *_ in live]), _hashes(["s" + v for _, v, *_ in live]))
-        assignment = plan_partitions(places, live=hashed, decisions=decisions,
+        assignment = plan_partitions(places, live=found["live"], decisions=decisions,
                                      rows=partition_rows)
         parts = int(max((a.max() for a in assignment if len(a)), default=-1)) + 1
-        cross: list[list[tuple]] = [[] for _ in range(parts)]
-        if live:
-            known = np.concatenate([p["sentence"] for p in places])
-            part_of = np.concatenate([a[p["valid"]] for a, p in zip(assignment, places)])
-            order = np.argsort(known, kind="stable")
-            at = np.searchsorted(known[order], hashed[0])
-            for pair, n in zip(live, part_of[order[at]]):
-                cross[int(n)].append(pair)
+        cross, spanning = _route(found, places, assignment, parts)
         timings["plan"] = time.perf_counter() - started
-        rows = places[-1]["rows"] if places else 0
-        corpus = {"rows": rows, "pairs": sum(p["pairs"] for p in places),
-                  "skipped_rows": [s for p in places for s in p["skipped"]]}
+        if isinstance(source, pd.DataFrame) and "valid" in source.columns:
+            corpus = accounting(source)  # loaded already: its own accounting
+        else:
+            corpus = {"rows": places[-1]["rows"] if places else 0,
+                      "pairs": sum(p["pairs"] for p in places),
+                      "skipped_rows": [s for p in places for s in p["skipped"]]}
         # The graph files are written up to GRAPH_FILES_EDGES edges: a corpus of more than
         # four times as many pairs has more edges than that (each pair an align edge, or a
         # repeat of one: a corpus does not repeat every pair four times).
         keep = graph_files == "always" or (graph_files == "auto" and
                                            corpus["pairs"] <= 4 * GRAPH_FILES_EDGES)
+        where = Path(out) if layout == "parts" else spool
+        if layout == "parts":
+            for kind in ("alignments", "flags", ALIGNED_FORMATS[aligned_format][0].split(".")[0]):
+                shutil.rmtree(where / kind, ignore_errors=True)  # a previous run's parts
+                (where / kind).mkdir(parents=True)
         settings = _Settings(template, signature, judge, para_judge, candidates, max_hops,
-                             scores, aligned_format, decisions, corpus, keep)
+                             scores, aligned_format, decisions, corpus, keep,
+                             score if computed else None, str(where), layout)
         started = time.perf_counter()
         pieces: list[list[Any]] = [[] for _ in range(parts)]
         before = 0
-        for big, p, where in zip(chunks, places, assignment):
+        for big, p, at_part in zip(chunks, places, assignment):
             if parts:
-                split = engine.submit(_split, big, where, before, parts, returns=parts)
+                split = engine.submit(_split, big, at_part, before, parts, returns=parts)
                 for n, piece in enumerate(split if parts > 1 else [split]):
                     pieces[n].append(piece)
             before += int(p["valid"].sum())
-        # The scanned chunks are freed as their splits end (the split tasks hold them).
-        del chunks, big
-        refs = [engine.submit(_check_partition, settings, cross[n], *mine, returns=2)
+        del chunks
+        refs = [engine.submit(_check_partition, settings, n, cross[n], *mine, returns=2)
                 for n, mine in enumerate(pieces)]
-        del cross
-        del pieces
+        del cross, pieces
         results: list[dict] = [{} for _ in range(parts)]
         graphs: list[Any] = [None] * parts
         with tqdm(total=parts, desc=f"check ({engine.name})", unit="partition",
                   disable=quiet, leave=False) as bar:
             for n in engine.done([small for small, _ in refs]):
-                result = engine.get(refs[n][0])
-                for kind in ("alignments", "aligned", "flags"):
-                    (spool / f"{kind}-{n}").write_bytes(zlib.decompress(result.pop(kind)))
-                results[n] = result
+                results[n] = engine.get(refs[n][0])
                 graphs[n] = refs[n][1]
                 bar.update()
         timings["check"] = time.perf_counter() - started
@@ -584,8 +621,13 @@ def run_partitioned(source: str, *, out: str | Path, engine: Any, columns: PairC
             counts["scored"]["para_candidates"] = found["cross"]
         meta = results[0]["meta"] if results else _empty_meta(settings)
         summary = summary_of(counts or _no_counts(), {**meta, "corpus": corpus})
+        # What the driver holds per pair: the integers that place it (hashes, flags, its
+        # partition), the whole corpus' worth of which the plan is made.
+        held = sum(v.nbytes for p in places for v in p.values() if isinstance(v, np.ndarray)) \
+            + sum(a.nbytes for a in assignment)
         summary["engine"] = {"name": engine.name, "address": getattr(engine, "address", None),
-                             "partitions": parts,
+                             "partitions": parts, "layout": layout,
+                             "driver_bytes_per_pair": round(held / max(1, corpus["pairs"]), 1),
                              "largest_partition_pairs": max((r["pairs"] for r in results),
                                                             default=0),
                              "where": dict(sorted(Counter(r["where"] for r in results
@@ -598,22 +640,31 @@ def run_partitioned(source: str, *, out: str | Path, engine: Any, columns: PairC
                                  "largest_check": round(max((r["seconds"] for r in results),
                                                             default=0.0), 2)},
                              "wall_seconds": {k: round(v, 2) for k, v in timings.items()}}
-        edges = sum(r["edges"] for r in results) + found["inert"]
+        edges = sum(r["edges"] for r in results) + spanning
+        # The whole graph, fetched only where the graph files are written (up to their size
+        # limit, or on request).
+        whole = _whole(engine, graphs, results, corpus) if keep and (
+            graph_files == "always" or edges <= GRAPH_FILES_EDGES) else None
 
-        def whole() -> Any:
-            return _whole(engine, graphs, results, corpus)
-
-        report = write_streams(
-            out, summary, alignments=_merged(spool, "alignments", parts),
-            alignment_rows=sum(r["alignment_rows"] for r in results),
-            flags=_merged(spool, "flags", parts), aligned=_merged(spool, "aligned", parts),
-            edges=edges, graph=whole, graph_files=graph_files, aligned_format=aligned_format,
-            progress=progress)
+        if layout == "parts":
+            report = write_parts(out, summary, parts=parts,
+                                 alignment_rows=sum(r["alignment_rows"] for r in results),
+                                 edges=edges, graph=lambda: whole, graph_files=graph_files,
+                                 aligned_format=aligned_format)
+        else:
+            report = write_streams(
+                out, summary, alignments=_merged(spool, "alignments", parts),
+                alignment_rows=sum(r["alignment_rows"] for r in results),
+                flags=_merged(spool, "flags", parts), aligned=_merged(spool, "aligned", parts),
+                edges=edges, graph=lambda: whole, graph_files=graph_files,
+                aligned_format=aligned_format, progress=progress)
         timings["write"] = time.perf_counter() - started
         summary["engine"]["wall_seconds"]["write"] = round(timings["write"], 2)
-        return PartitionedResult(summary, report, sum(r["open"] for r in results), timings)
+        return PartitionedResult(summary, report, sum(r["open"] for r in results), timings,
+                                 whole)
     except BaseException:
-        engine.cancel(r for pair in refs for r in (pair if isinstance(pair, tuple) else [pair]))
+        engine.cancel(r for pair in refs for r in (pair if isinstance(pair, tuple | list)
+                                                   else [pair]))
         raise
     finally:
         shutil.rmtree(spool, ignore_errors=True)
@@ -621,27 +672,33 @@ def run_partitioned(source: str, *, out: str | Path, engine: Any, columns: PairC
 
 def _find_candidates(engine: Any, chunks: list[Any], places: list[dict], k: int,
                      para_judge: Judge, decisions: Decisions | None, buckets: int,
-                     quiet: bool | None) -> dict:
-    """The cross-intent candidate pairs of the whole corpus, by buckets of core groups: each
-    sentence goes to the bucket of the core facts its first row states (its node's text),
-    with every row of it (:func:`_candidates`)."""
+                     quiet: bool | None, hashed: bool, score: Any, template: str) -> dict:
+    """The cross-intent candidate pairs of the whole corpus, by buckets (:func:`_candidates`):
+    by the core facts, each sentence in the bucket of the core its first row states, with
+    every row of it; with ``hashed``, each sentence in the bucket of each of its n-gram
+    band keys (a whole band bucket in one task)."""
     from tqdm.auto import tqdm
 
-    sentence = np.concatenate([p["sentence"] for p in places]) if places else \
-        np.zeros(0, np.uint64)
-    core = np.concatenate([p["core"] for p in places]) if places else sentence
-    cored = np.concatenate([p["has_core"] for p in places]) if places else \
-        np.zeros(0, bool)
+    empty = np.zeros(0, np.uint64)
+    sentence = np.concatenate([p["sentence"] for p in places]) if places else empty
     _, first, inverse = np.unique(sentence, return_index=True, return_inverse=True)
-    of_sentence = np.where(cored[first], (core[first] % np.uint64(buckets)).astype(np.int64),
-                           -1)
-    row_bucket = of_sentence[inverse]
+    if hashed:
+        bands = np.concatenate([p["bands"] for p in places]) if places else \
+            np.zeros((0, 1), np.uint64)
+        row_bucket = (bands[first][inverse] % np.uint64(buckets)).astype(np.int64)
+    else:
+        core = np.concatenate([p["core"] for p in places]) if places else empty
+        cored = np.concatenate([p["has_core"] for p in places]) if places else \
+            np.zeros(0, bool)
+        of_sentence = np.where(cored[first],
+                               (core[first] % np.uint64(buckets)).astype(np.int64), -1)
+        row_bucket = of_sentence[inverse][:, None]
     pieces: list[list[Any]] = [[] for _ in range(buckets)]
     start = 0
     for chunk, p in zip(chunks, places):
         n = int(p["valid"].sum())
         split = engine.submit(_split_cores, chunk, row_bucket[start:start + n], buckets,
-                              returns=buckets)
+                              p.get("bands"), returns=buckets)
         for b, piece in enumerate(split if buckets > 1 else [split]):
             pieces[b].append(piece)
         start += n
@@ -649,20 +706,44 @@ def _find_candidates(engine: Any, chunks: list[Any], places: list[dict], k: int,
     for d in decisions.para if decisions is not None else ():
         one, other = sentence_id(str(d["a"])), sentence_id(str(d["b"]))
         reviewed.add((min(one, other), max(one, other)))
-    refs = [engine.submit(_candidates, k, para_judge, reviewed, *mine) for mine in pieces]
+    refs = [engine.submit(_candidates, k, para_judge, reviewed,
+                          (b, buckets) if hashed else None, score, template, *mine)
+            for b, mine in enumerate(pieces)]
     del pieces
-    out: dict[str, Any] = {"live": [], "cross": 0, "inert": 0}
     found: list[dict] = [{} for _ in refs]
     with tqdm(total=len(refs), desc="candidates", unit="bucket", disable=quiet,
               leave=False) as bar:
         for n in engine.done(refs):
             found[n] = engine.get(refs[n])
             bar.update()
-    for f in found:  # in bucket order: the same plan whatever order the tasks end in
-        out["live"] += f["live"]
-        out["cross"] += f["cross"]
-        out["inert"] += f["inert"]
-    return out
+    # In bucket order: the same plan whatever order the tasks end in.
+    return {kind: tuple(np.concatenate([f[kind][k] for f in found] or [empty])
+                        for k in (0, 1)) for kind in ("live", "inert")} | {
+        "cross": sum(f["cross"] for f in found)}
+
+
+def _route(found: dict, places: list[dict], assignment: list[np.ndarray],
+           parts: int) -> tuple[list[tuple[np.ndarray, np.ndarray]], int]:
+    """Each partition's cross-intent candidate pairs (sentence hashes): the live ones (the
+    plan put both sentences in one partition) and the inert ones whose sentences landed in
+    one partition; and how many inert pairs span two partitions (no graph holds them: no
+    intent aligns both their sentences, so no check acts on them)."""
+    known = np.concatenate([p["sentence"] for p in places]) if places else \
+        np.zeros(0, np.uint64)
+    part_of = np.concatenate([a[p["valid"]] for a, p in zip(assignment, places)]) \
+        if places else np.zeros(0, np.int64)
+    order = np.argsort(known, kind="stable")
+
+    def where(hashes: np.ndarray) -> np.ndarray:
+        return part_of[order[np.searchsorted(known[order], hashes)]] if len(hashes) else \
+            np.zeros(0, np.int64)
+
+    u = np.concatenate([found["live"][0], found["inert"][0]])
+    v = np.concatenate([found["live"][1], found["inert"][1]])
+    pu, pv = where(u), where(v)
+    same = pu == pv
+    out = [(u[same & (pu == n)], v[same & (pu == n)]) for n in range(parts)]
+    return out, int((~same).sum())
 
 
 def _made(out: str | Path) -> str:
@@ -671,12 +752,12 @@ def _made(out: str | Path) -> str:
 
 
 def _merged(spool: Path, kind: str, parts: int) -> Iterator[str]:
-    """The lines of every partition's spool of ``kind``, merged by their keys: the order of
-    the single-process outputs."""
-    files = [open(spool / f"{kind}-{n}", encoding="utf-8") for n in range(parts)]
+    """The lines of every partition's file of ``kind``, merged by their keys as text (no
+    line is parsed): the order of the corpus."""
+    files = [open(spool / f"{kind}-{n}", encoding="utf-8", newline="") for n in range(parts)]
     try:
         keyed = ((line.split("\t", 1) for line in f) for f in files)
-        for _, line in heapq.merge(*keyed, key=lambda kl: _order(kl[0])):
+        for _, line in heapq.merge(*keyed, key=lambda kl: kl[0]):
             yield line
     finally:
         for f in files:
@@ -684,8 +765,7 @@ def _merged(spool: Path, kind: str, parts: int) -> Iterator[str]:
 
 
 def _whole(engine: Any, graphs: list[Any], results: list[dict], corpus: dict) -> Any:
-    """The partitions' graphs as one (only fetched when the graph files are written: up to
-    their size limit, or on request)."""
+    """The partitions' graphs as one."""
     import networkx as nx
 
     whole = nx.Graph()

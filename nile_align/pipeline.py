@@ -1,87 +1,142 @@
 """The main job as one call: read and validate a corpus, score, build the graph, propagate,
-check, write the outputs. ``nile-align check`` and ``nile-align run`` are thin layers over it."""
+check, write the outputs, as partitions on an engine (:mod:`nile_align.partitioned`).
+``nile-align check`` and ``nile-align run`` are thin layers over it."""
 
 from __future__ import annotations
 
-import logging
-import socket
-import time
+import json
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import networkx as nx
-
-from .graph.checker import Flag, check, summarize
-from .graph.translation import build_graph, propagate
+from .corpus import PairColumns
+from .engines import LocalEngine, cores
+from .graph.checker import Flag
+from .graph.decisions import Decisions
 from .judge.verdict import Judge
-from .report import write_outputs
-from .review.store import Decisions, evidence_hash
-from .runtime import collector_paused
+from .partitioned import CHUNK_ROWS, PARTITION_ROWS, run_partitioned
+from .report import part_files
 
 __all__ = ["CheckResult", "run_check"]
 
-log = logging.getLogger("nile_align")
+#: Below this many rows (or bytes of a corpus file) a check runs in this process: starting
+#: worker processes costs more than it saves.
+SMALL_ROWS = 20_000
+SMALL_BYTES = 2_000_000
 
 
 @dataclass
 class CheckResult:
-    """What a check produced: the graph, its flags, the summary and where they were written."""
+    """What a check produced: its summary, where the report is, the number of open flags,
+    the time of each pass and, when the graph files are written (up to their size limit,
+    or ``graph_files="always"``), the whole graph. :attr:`flags` reads the flags back."""
 
-    graph: nx.Graph
-    flags: list[Flag]
     summary: dict
-    report: Path | None = None
+    report: Path | None
+    open_flags: int
     timings: dict[str, float] = field(default_factory=dict)
+    graph: Any = None
+    out: Path | None = None
+    _flags: list[Flag] | None = None
+
+    @property
+    def flags(self) -> list[Flag]:
+        """Every flag, in the queue's order (read from the output folder)."""
+        if self._flags is None:
+            self._flags = _read_flags(self.out) if self.out is not None else []
+        return self._flags
 
 
-@collector_paused()  # see nile_align.runtime: a check builds millions of acyclic objects
-def run_check(corpus: Any, scorer: Any, *, out: str | Path | None = None,
-              template: str = "net", threshold: float | None = None, candidates: int = 5,
-              max_hops: int = 1, decisions: Decisions | list[dict] | None = None,
-              judge: Judge | None = None, para_judge: Judge | None = None,
-              scores: str = "counted", graph_files: str = "auto",
-              aligned_format: str = "csv", progress: bool | None = False) -> CheckResult:
-    """Build, propagate and check the graph of a loaded corpus (:func:`load_pairs`), and
-    write the outputs to ``out`` when given. ``scorer``: a Scorer or a score function;
-    ``judge``/``threshold``: what a score is worth (default: the model's calibration, see
-    :func:`nile_align.graph.build_graph`).
+def _read_flags(out: Path) -> list[Flag]:
+    flags = []
+    for path in part_files(out, "flags"):
+        with path.open(encoding="utf-8") as f:
+            flags += [Flag(**json.loads(line)) for line in f if line.strip()]
+    return flags
+
+
+def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
+              engine: Any = None, columns: PairColumns | None = None,
+              fmt: str | None = None, lenient: bool = False, template: str = "net",
+              threshold: float | None = None, candidates: int = 5, max_hops: int = 1,
+              decisions: Decisions | list[dict] | None = None, judge: Judge | None = None,
+              para_judge: Judge | None = None, signature: str | None = None,
+              scores: str = "counted",
+              graph_files: str = "auto", aligned_format: str = "csv",
+              layout: str | None = None, chunk_rows: int = CHUNK_ROWS,
+              partition_rows: int = PARTITION_ROWS,
+              progress: bool | None = False) -> CheckResult:
+    """Check a corpus: ``corpus`` a file (CSV, TSV, JSON Lines, Parquet; ``columns`` name
+    its columns) or a DataFrame (a table with those columns, or a corpus already loaded by
+    :func:`~nile_align.corpus.load_pairs`). Writes the outputs into ``out`` (None: a
+    temporary folder, removed; the flags and the graph stay in the result).
+
+    ``scorer``: a Scorer or a score function (a, b) -> scores, for the scores that are
+    computed (``scores``: :data:`nile_align.graph.translation.SCORES`); ``judge``/
+    ``threshold``: what a score is worth (default: the model's calibrations, see
+    :func:`~nile_align.graph.translation.resolve_judges`); ``signature``: the scores'
+    (default: the scorer's; given where no score is computed and the model is not kept).
+    ``engine``: where the partitions run (:mod:`nile_align.engines`; default a pool of this
+    machine's cores, or this process for a small corpus). ``layout``: single files
+    (``files``, the default here) or a folder of parts (``parts``, the default on Ray):
+    :data:`nile_align.partitioned.LAYOUTS`.
 
     ``decisions`` (:func:`nile_align.review.load_decisions`): corpus edits are applied
     first, alignments and paraphrases override the scores, and a flag decided on the same
-    evidence comes back with status ``decided`` instead of ``open``. ``scores``: which scores
-    are computed (:data:`nile_align.graph.translation.SCORES`); ``graph_files`` and
+    evidence comes back with status ``decided`` instead of ``open``. ``graph_files`` and
     ``aligned_format``: see :func:`nile_align.report.write_outputs`; ``progress``: bars on
     stderr (None: only on a terminal).
     """
-    if isinstance(decisions, Decisions):
-        corpus = decisions.apply_edits(corpus)
-    timings = {}
-    started = time.perf_counter()
-    g = build_graph(corpus, scorer, template=template, threshold=threshold,
-                    candidates=candidates, decisions=decisions, judge=judge,
-                    para_judge=para_judge, scores=scores, progress=progress)
-    timings["build"] = time.perf_counter() - started
-    started = time.perf_counter()
-    inferred = propagate(g, max_hops=max_hops)
-    log.info("propagation (max %d hop%s): %d inferred alignment%s", max_hops,
-             "s" * (max_hops != 1), len(inferred), "s" * (len(inferred) != 1))
-    timings["propagate"] = time.perf_counter() - started
-    started = time.perf_counter()
-    flags = check(g)
-    if isinstance(decisions, Decisions):
-        for f in flags:
-            if decisions.decided.get(f.flag_id) == evidence_hash(f.to_dict()):
-                f.status = "decided"
-    summary = summarize(g, flags)
-    summary["engine"] = {"name": "local", "address": None, "partitions": 1,
-                         "largest_partition_pairs": len(corpus),
-                         "where": {socket.gethostname(): 1}}
-    timings["check"] = time.perf_counter() - started
-    report = None
-    if out is not None:
-        started = time.perf_counter()
-        report = write_outputs(g, flags, summary, out, graph_files=graph_files,
-                               aligned_format=aligned_format, progress=progress)
-        timings["write"] = time.perf_counter() - started
-    return CheckResult(g, flags, summary, report, timings)
+    from .graph.translation import resolve_judges
+
+    if decisions is not None and not isinstance(decisions, Decisions):
+        decisions = Decisions(align=list(decisions))
+    if judge is None or para_judge is None or signature is None:
+        judge, para_judge, signed = resolve_judges(
+            scorer if scorer is not None else _no_scorer, template, threshold=threshold,
+            judge=judge, para_judge=para_judge)
+        signature = signature or signed
+    own = engine is None
+    if own:
+        engine = LocalEngine(1 if _small(corpus) else cores())
+    kept = out is not None
+    folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="nile-align-check-"))
+    try:
+        result = run_partitioned(
+            corpus, out=folder, engine=engine, columns=columns or PairColumns(), judge=judge,
+            para_judge=para_judge, signature=signature,
+            score=scorer, template=template,
+            candidates=candidates, max_hops=max_hops, decisions=decisions, scores=scores,
+            graph_files=graph_files, aligned_format=aligned_format,
+            layout=layout or ("parts" if engine.name == "ray" else "files"), fmt=fmt,
+            lenient=lenient, chunk_rows=chunk_rows, partition_rows=partition_rows,
+            progress=progress)
+        checked = CheckResult(result.summary, result.report if kept else None,
+                              result.open_flags, result.timings, result.graph,
+                              folder if kept else None)
+        if not kept:
+            checked._flags = _read_flags(folder)
+        return checked
+    finally:
+        if own:
+            engine.close()
+        if not kept:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _no_scorer(a: list[str], b: list[str]) -> list[float]:
+    from .errors import UsageError
+
+    raise UsageError("this check computes scores: give a scorer (a Scorer or a function)")
+
+
+def _small(corpus: Any) -> bool:
+    """Whether a corpus is small enough to check in this process."""
+    import pandas as pd
+
+    if isinstance(corpus, pd.DataFrame):
+        return len(corpus) <= SMALL_ROWS
+    path = Path(str(corpus))
+    return str(corpus) == "-" or not path.is_file() or path.stat().st_size <= SMALL_BYTES

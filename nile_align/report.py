@@ -18,6 +18,7 @@ import io
 import json
 import logging
 import os
+import shutil
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -200,17 +201,30 @@ def write_streams(out: str | Path, summary: dict, *, alignments: Iterable[str],
             per_rule[rule] = per_rule.get(rule, 0) + 1
             if per_rule[rule] <= REPORT_FLAGS:
                 shown.append(Flag(**json.loads(line)))
-    write_graph = graph_files == "always" or (graph_files == "auto" and
-                                              edges <= GRAPH_FILES_EDGES)
-    skipped = f"skipped: {edges:,} edges, more than {GRAPH_FILES_EDGES:,} (--graph-files " \
-        f"always writes them)" if graph_files == "auto" else "skipped (--graph-files never)"
     written, pairs = _write_aligned(out, aligned, aligned_format)
     for other, _ in ALIGNED_FORMATS.values():
         if other != written.name and (out / other).exists():
             (out / other).unlink()  # a previous run's corpus in the other format
+    for kind in ("alignments", "flags", *(n.split(".")[0] for n, _ in ALIGNED_FORMATS.values())):
+        if (out / kind).is_dir():
+            shutil.rmtree(out / kind)  # a previous run's parts
     summary["outputs"] = {"alignment_rows": alignment_rows, "aligned": written.name,
-                          "aligned_pairs": pairs,
-                          "graph_files": "written" if write_graph else skipped}
+                          "aligned_pairs": pairs}
+    _graph_files(out, summary, edges, graph, graphml, graph_files)
+    report = out / "report.html"
+    _write_atomic(report, render_html(summary, shown, rows))
+    return report
+
+
+def _graph_files(out: Path, summary: dict, edges: int, graph: Callable[[], nx.Graph | None],
+                 graphml: bool, graph_files: str) -> None:
+    """summary.json, then graph.json and graph.graphml where ``graph_files`` says (a
+    previous run's removed where they are not written)."""
+    write_graph = graph_files == "always" or (graph_files == "auto" and
+                                              edges <= GRAPH_FILES_EDGES)
+    skipped = f"skipped: {edges:,} edges, more than {GRAPH_FILES_EDGES:,} (--graph-files " \
+        f"always writes them)" if graph_files == "auto" else "skipped (--graph-files never)"
+    summary["outputs"]["graph_files"] = "written" if write_graph else skipped
     _write_atomic(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
     whole = graph() if write_graph else None
     for name in ("graph.json", "graph.graphml"):
@@ -235,6 +249,55 @@ def write_streams(out: str | Path, summary: dict, *, alignments: Iterable[str],
     elif graph_files == "auto":
         log.info("graph files %s; alignments.jsonl and flags.jsonl hold every pair and flag",
                  skipped)
+
+
+def part_files(out: str | Path, kind: str) -> list[Path]:
+    """The files of an output of ``kind`` (alignments, flags, aligned): the single file, or
+    the parts of its folder in partition order (a check written as parts)."""
+    out = Path(out)
+    single = [out / f"{kind}.jsonl"] if kind != "aligned" else \
+        [out / name for name, _ in ALIGNED_FORMATS.values()]
+    return [p for p in single if p.is_file()] or sorted((out / kind).glob("part-*"))
+
+
+def write_parts(out: str | Path, summary: dict, *, parts: int, alignment_rows: int,
+                edges: int, graph: Callable[[], nx.Graph | None], graph_files: str = "auto",
+                aligned_format: str = "csv") -> Path:
+    """What ties the parts of a check together, once its partitions have written their own
+    (a folder per kind, a file per partition): summary.json, the graph files and the report,
+    whose first rows and flags are read from the parts; returns the report's path. A
+    previous run's single files are removed."""
+    out = Path(out)
+    name = ALIGNED_FORMATS[aligned_format][0]
+    for single in ("alignments.jsonl", "flags.jsonl", *ALIGNED_FORMATS):
+        path = out / (single if "." in single else ALIGNED_FORMATS[single][0])
+        if path.exists():
+            path.unlink()
+    rows: list[dict] = []
+    for path in part_files(out, "alignments"):
+        with path.open(encoding="utf-8") as f:
+            for line in f:
+                if len(rows) == REPORT_ROWS:
+                    break
+                rows.append(json.loads(line))
+        if len(rows) == REPORT_ROWS:
+            break
+    shown: list[Flag] = []
+    per_rule: dict[str, int] = {}
+    for path in part_files(out, "flags"):
+        with path.open(encoding="utf-8") as f:
+            for line in f:
+                rule = line[line.index('"rule": "') + 9:].split('"', 1)[0]
+                per_rule[rule] = per_rule.get(rule, 0) + 1
+                if per_rule[rule] <= REPORT_FLAGS:
+                    shown.append(Flag(**json.loads(line)))
+    pairs = 0
+    for path in sorted((out / name.split(".")[0]).glob("part-*")):
+        with path.open("rb") as f:
+            pairs += sum(1 for _ in f) - 1  # less its header
+    summary["outputs"] = {"layout": "parts", "parts": parts, "alignment_rows": alignment_rows,
+                          "aligned": name.split(".")[0] + "/", "aligned_pairs": pairs}
+    _graph_files(out, summary, edges, graph, True, graph_files)
     report = out / "report.html"
     _write_atomic(report, render_html(summary, shown, rows))
     return report

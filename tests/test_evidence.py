@@ -1,27 +1,14 @@
-"""The graph's evidence on every core: forked workers (recycled during the comparisons)
-give exactly what one process gives, in the same order."""
+"""The graph's evidence: what a partition's scan read (KnownFacts, made where the rows were
+loaded) is what the graph would read itself, in the same order; the comparisons of sentence
+pairs are their two directions."""
 
 from __future__ import annotations
 
-import os
 import random
-from functools import partial
-from pathlib import Path
-
-import pytest
 
 from nile_align.graph import evidence
 from nile_align.judge.trainingdata import perturb, realise
 from nile_align.nile.synth import random_intent
-
-_COMPARE = evidence._compare_chunk
-
-
-def _recorded(pids: Path, chunk: tuple[int, int]) -> list:
-    """The comparison of a chunk, with the process that made it appended to ``pids``."""
-    with open(pids, "a") as f:
-        f.write(f"{os.getpid()}\n")
-    return _COMPARE(chunk)
 
 
 def _sentences(n: int) -> tuple[list[str], list[tuple[str, int]]]:
@@ -39,31 +26,27 @@ def _sentences(n: int) -> tuple[list[str], list[tuple[str, int]]]:
     return texts, align
 
 
-@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(),
-                    reason="workers are forked")
-def test_workers_and_recycled_workers_give_what_one_process_gives(monkeypatch, tmp_path):
-    texts, align = _sentences(60)
-    monkeypatch.setattr(evidence, "PARALLEL_FROM", 1)
-    monkeypatch.setattr(evidence, "CHUNK", 7)
-    monkeypatch.setattr(evidence, "RECYCLE", 2)
-    one = evidence.read_all(texts, align, workers=1)
-    many = evidence.read_all(texts, align, workers=2)
-    assert many == one
-    assert any(one[1]) and any(one[2])  # findings and their marks: something to compare
+def test_known_facts_give_what_the_graph_reads_itself():
+    texts, align = _sentences(40)
+    keys = [nile for nile, _ in align]
+    direct = evidence.read_all(texts, align)
+    assert any(direct[1]) and any(direct[2])  # findings and their marks: something to compare
+    half = len(texts) // 2  # a scan saw the first half; the rest is read when asked
+    known = evidence.KnownFacts.of(texts[:half], keys[:half], keys[:half])
+    got = known.read_all(texts, align, keys)
+    assert [s.key for s in got[0]] == [s.key for s in direct[0]]
+    assert got[1:] == direct[1:]
+    assert len(known.statements) == len(set(texts))
 
-    statements = one[0]
+
+def test_comparisons_are_both_directions_of_each_pair():
+    texts, align = _sentences(30)
+    statements = evidence.read_all(texts, align)[0]
     rng = random.Random(5)
-    pairs = sorted({tuple(sorted(rng.sample(range(len(texts)), 2))) for _ in range(150)})
+    pairs = sorted({tuple(sorted(rng.sample(range(len(texts)), 2))) for _ in range(80)})
     pairs += [(s, s + 1) for s in range(0, len(texts), 2)]  # the two of each intent
-    pids = tmp_path / "pids"
-    monkeypatch.setattr(evidence, "_compare_chunk", partial(_recorded, pids))
-    expected = evidence.compare_all(statements, pairs, workers=1)
-    Path(pids).unlink()
-    got = evidence.compare_all(statements, pairs, workers=2)
-    assert got == expected and len(got) == len(pairs)
+    got = evidence.compare_all(statements, pairs)
+    assert got == [evidence.compared(statements[u], statements[v]) for u, v in pairs]
     assert {v["verdict"] for ab in got for v in ab} >= {"paraphrase", "not_paraphrase"}
-    # One worker per two chunks: replaced, as RECYCLE says, and none of them the parent.
-    workers = Path(pids).read_text().split()
-    chunks = -(-len(pairs) // 7)
-    assert len(workers) == chunks
-    assert len(set(workers)) >= chunks // 2 and str(os.getpid()) not in workers
+    flipped = evidence.compare_all(statements, [(v, u) for u, v in pairs])
+    assert flipped == [(vu, uv) for uv, vu in got]

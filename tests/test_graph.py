@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 
 import networkx as nx
+import numpy as np
 import pandas as pd
 import pytest
 
 from nile_align.corpus import load_pairs
 from nile_align.errors import CorpusError, UsageError
-from nile_align.graph.blocking import candidate_pairs
+from nile_align.graph.blocking import bucket_pairs, candidate_pairs, signatures
 from nile_align.graph.checker import PAPER, check, summarize
 from nile_align.graph.translation import (
     align_edges,
@@ -324,17 +325,28 @@ def test_outputs_are_complete_and_valid(tmp_path):
     write_outputs(result.graph, result.flags, result.summary, tmp_path, graphml=False)
 
 
-def test_approximate_blocking_agrees_with_exact_and_is_deterministic():
+def test_hashed_blocking_is_the_same_in_any_partition_and_finds_rewordings():
+    """No fit on the corpus: the pairs found in one process are the union of those found
+    bucket by bucket (a partitioned check's tasks), deterministic, never within a group;
+    a sentence and its rewording are found."""
     subjects = ["guests", "students", "staff", "dorms", "labs", "visitors", "servers", "faculty"]
     services = ["ftp", "netflix", "ssh", "torrent", "gaming", "email", "dns", "video"]
     texts = [f"{s} {n} cannot use {v}" if n % 2 else f"block {v} for {s} {n}"
              for n in range(5) for s in subjects for v in services]
     groups = [x // 4 for x in range(len(texts))]
-    exact = set(candidate_pairs(texts, k=3, groups=groups))
-    approx = candidate_pairs(texts, k=3, groups=groups, exact_limit=0)
-    assert approx == candidate_pairs(texts, k=3, groups=groups, exact_limit=0)
-    assert all(groups[i] != groups[j] for i, j in approx)
-    assert len(exact & set(approx)) / len(exact) > 0.8
+    whole = candidate_pairs(texts, k=3, groups=groups)
+    assert whole == candidate_pairs(texts, k=3, groups=groups)
+    assert all(groups[i] != groups[j] for i, j in whole)
+    bands = signatures(texts)
+    routed: set[tuple[int, int]] = set()
+    for t in range(3):
+        routed |= set(bucket_pairs(texts, bands, groups, 3,
+                                   only=(bands % np.uint64(3)) == np.uint64(t)))
+    assert routed == set(whole)
+    said = ["Guests are not allowed to use file transfer in the dorms",
+            "In the dorms, guests are not allowed to use file transfer",
+            "Students may download 100 GB a week", "Staff SSH is open all day"]
+    assert (0, 1) in candidate_pairs(said, k=1)
 
 
 def test_flags_carry_fact_check_evidence():

@@ -1,6 +1,8 @@
-"""The check as partitions (nile_align.partitioned): the same output files as one process,
-on this process (SerialEngine) and on Ray, with a worker killed mid-run; the plan keeps
-every edge a check can build inside one partition; the chunked loader reads what
+"""The check as partitions, the only way it runs (nile_align.partitioned): the outputs the
+one-process check wrote for the demo corpus (tests/expected/demo, written by it before it
+went), the same files whatever the partition size, the chunk size, the engine (this
+process, a pool of processes, Ray) and the layout, with a worker killed mid-run; the plan
+keeps every edge a check can build inside one partition; the chunked loader reads what
 load_pairs reads; an unreachable cluster is a clear error."""
 
 from __future__ import annotations
@@ -18,34 +20,21 @@ import pandas as pd
 import pytest
 
 from nile_align.corpus import PairColumns, iter_pair_chunks, load_pairs, pairs_of
+from nile_align.engines import LocalEngine, RayEngine
 from nile_align.errors import UsageError
 from nile_align.graph.decisions import Decisions
 from nile_align.graph.translation import build_graph, sentence_id
 from nile_align.judge.scale import probe
 from nile_align.judge.verdict import Judge
-from nile_align.partitioned import (
-    RayEngine,
-    SerialEngine,
-    _find_candidates,
-    _hashes,
-    _scan,
-    plan_partitions,
-    run_partitioned,
-)
+from nile_align.partitioned import _find_candidates, _hashes, _scan, plan_partitions
 from nile_align.pipeline import run_check
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "corpora" / "demo.csv"
+EXPECTED = Path(__file__).resolve().parent / "expected" / "demo"
 FILES = ("alignments.jsonl", "flags.jsonl", "aligned.csv", "report.html")
 JUDGE = Judge(0.0, False, "test")
 PARA = Judge(0.0, False, "test", kind="nl-nl")
-
-
-def _no_score(a, b):
-    raise AssertionError("no score is computed when no judge counts one")
-
-
-_no_score.signature = "test-signature"  # type: ignore[attr-defined]
 
 
 def neat_like(rows: int, path: Path) -> Path:
@@ -58,28 +47,29 @@ def neat_like(rows: int, path: Path) -> Path:
     return path
 
 
-def local(source: Path, out: Path, **options) -> dict:
-    result = run_check(load_pairs(str(source)), _no_score, out=out, judge=JUDGE,
-                       para_judge=PARA, **options)
-    return result.summary
+def checked(source, out: Path, engine=None, **options):
+    return run_check(source, out=out, engine=engine, judge=JUDGE, para_judge=PARA,
+                     signature="test-signature", **options)
 
 
-def partitioned(source: Path, out: Path, engine, **options):
-    return run_partitioned(str(source), out=out, engine=engine, columns=PairColumns(),
-                           judge=JUDGE, para_judge=PARA, signature="test-signature",
-                           **options)
-
-
-def assert_same_outputs(one: Path, parts: Path) -> None:
-    for name in FILES:
-        assert (one / name).read_bytes() == (parts / name).read_bytes(), name
-    a, b = (json.loads((d / "summary.json").read_text()) for d in (one, parts))
-    assert a.pop("engine")["name"] == "local"
-    assert b.pop("engine")["partitions"] >= 1
+def assert_same_outputs(one: Path, other: Path, files=FILES) -> None:
+    for name in files:
+        assert (one / name).read_bytes() == (other / name).read_bytes(), name
+    a, b = (json.loads((d / "summary.json").read_text()) for d in (one, other))
+    assert a.pop("engine")["partitions"] >= 1 and b.pop("engine")["partitions"] >= 1
     assert a == b
 
 
-def test_partitions_give_the_outputs_of_one_process(tmp_path):
+def test_the_check_writes_what_one_process_wrote_before_it_ran_as_partitions(tmp_path):
+    result = checked(DEMO, tmp_path / "out")
+    for name in ("alignments.jsonl", "flags.jsonl", "aligned.csv"):
+        assert (tmp_path / "out" / name).read_bytes() == (EXPECTED / name).read_bytes(), name
+    assert result.summary["engine"] == {**result.summary["engine"], "name": "local",
+                                        "partitions": 1, "layout": "files"}
+    assert result.open_flags == sum(f.status == "open" for f in result.flags) == 9
+
+
+def test_partitions_of_any_size_give_the_same_outputs(tmp_path):
     # A reviewer's intent for a sentence without one, and one for a sentence of the corpus:
     # each joins its sentence's partition to its intent's.
     decisions = Decisions(align=[
@@ -87,14 +77,85 @@ def test_partitions_give_the_outputs_of_one_process(tmp_path):
          "text": "The guests group may not use Netflix", "decision": True},
         {"nile": "for endpoint('guests') block service('file transfer')",
          "text": "Every host is capped at 4 Mbps", "decision": False}])
-    local(DEMO, tmp_path / "one", decisions=decisions)
-    result = partitioned(DEMO, tmp_path / "parts", SerialEngine(), partition_rows=5,
-                         chunk_rows=17, decisions=decisions)
+    checked(DEMO, tmp_path / "one", decisions=decisions)
+    result = checked(DEMO, tmp_path / "parts", partition_rows=5, chunk_rows=17,
+                     decisions=decisions)
     assert result.summary["engine"]["partitions"] > 5
     assert result.summary["alignments"]["reviewed_yes"] == 1
     assert result.summary["alignments"]["reviewed_no"] == 1
     assert_same_outputs(tmp_path / "one", tmp_path / "parts")
     assert not list(tmp_path.glob("parts/.partitions-*"))  # the spool is gone
+
+
+def test_a_pool_of_processes_gives_the_outputs_of_this_process(tmp_path):
+    corpus = neat_like(3000, tmp_path / "c.csv")
+    checked(corpus, tmp_path / "one", LocalEngine(1))
+    pool = LocalEngine(2)
+    try:
+        result = checked(corpus, tmp_path / "pool", pool, partition_rows=400, chunk_rows=700)
+    finally:
+        pool.close()
+    assert result.summary["engine"]["partitions"] >= 5
+    assert_same_outputs(tmp_path / "one", tmp_path / "pool")
+
+
+def test_a_worker_killed_mid_run_is_replaced_with_identical_outputs(tmp_path):
+    corpus = neat_like(3000, tmp_path / "c.csv")
+    checked(corpus, tmp_path / "one", LocalEngine(1))
+    pool = LocalEngine(2)
+    killed: list[int] = []
+
+    def kill_one_worker() -> None:
+        deadline = time.monotonic() + 120
+        while not killed and time.monotonic() < deadline:
+            workers = list(getattr(pool._pool, "_processes", None) or {})
+            if workers:
+                time.sleep(0.5)  # mid-task
+                os.kill(workers[0], signal.SIGKILL)
+                killed.append(workers[0])
+                return
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_one_worker)
+    killer.start()
+    try:
+        checked(corpus, tmp_path / "pool", pool, partition_rows=400, chunk_rows=700)
+    finally:
+        killer.join()
+        pool.close()
+    assert killed, "no worker was seen"
+    assert_same_outputs(tmp_path / "one", tmp_path / "pool")
+
+
+def test_parts_hold_the_lines_of_the_files(tmp_path):
+    """--output-layout parts: a folder per kind, a file per partition; together, the lines
+    of the single files (in partition order: a partition's lines keep their corpus order);
+    each CSV part with its header, so the folder reads as one table."""
+    checked(DEMO, tmp_path / "files")
+    result = checked(DEMO, tmp_path / "parts", partition_rows=10, layout="parts")
+    parts = result.summary["engine"]["partitions"]
+    assert parts > 3 and result.summary["outputs"]["layout"] == "parts"
+    for kind in ("alignments", "flags"):
+        lines = [line for p in sorted((tmp_path / "parts" / kind).glob("part-*.jsonl"))
+                 for line in p.read_text().splitlines()]
+        single = (tmp_path / "files" / f"{kind}.jsonl").read_text().splitlines()
+        assert sorted(lines) == sorted(single) and len(lines) == len(single)
+        assert not (tmp_path / "parts" / f"{kind}.jsonl").exists()
+    table = pd.concat(pd.read_csv(p) for p in sorted((tmp_path / "parts" / "aligned")
+                                                     .glob("part-*.csv")))
+    assert len(table) == len(pd.read_csv(tmp_path / "files" / "aligned.csv")) == \
+        result.summary["outputs"]["aligned_pairs"]
+    assert len(list((tmp_path / "parts" / "flags").glob("part-*"))) == parts
+    assert len(result.flags) == len((tmp_path / "files" / "flags.jsonl").read_text()
+                                    .splitlines())
+    # The review queue of the parts is the queue of the files, in the same order.
+    from nile_align.review.store import ReviewStore
+
+    queues = []
+    for layout in ("files", "parts"):
+        with ReviewStore(tmp_path / layout) as store:
+            queues.append([f["flag_id"] for f in store.flags(limit=1000)])
+    assert queues[0] == queues[1] and len(queues[0]) == len(result.flags)
 
 
 def test_plan_keeps_every_edge_a_check_acts_on_inside_one_partition(tmp_path):
@@ -104,31 +165,37 @@ def test_plan_keeps_every_edge_a_check_acts_on_inside_one_partition(tmp_path):
     their size, and no giant component forms from the core groups."""
     corpus = neat_like(3000, tmp_path / "c.csv")
     raw = pd.read_csv(corpus, dtype=str, keep_default_na=False)
-    columns, engine = PairColumns(), SerialEngine()
-    places, chunks = zip(*(_scan(raw.iloc[k:k + 700], k + 1, columns, "c", False, [])
+    columns, engine = PairColumns(), LocalEngine(1)
+    places, chunks = zip(*(_scan(raw.iloc[k:k + 700], k + 1, columns, "c", False, [], False)
                            for k in range(0, len(raw), 700)))
-    found = _find_candidates(engine, list(chunks), list(places), 5, PARA, None, 3, False)
-    live = found["live"]
-    hashed = (_hashes(["s" + u for u, *_ in live]), _hashes(["s" + v for _, v, *_ in live]))
-    plan = plan_partitions(places, live=hashed, rows=400)
+    found = _find_candidates(engine, list(chunks), list(places), 5, PARA, None, 3, False,
+                             False, None, "net")
+    live = list(zip(*(h.tolist() for h in found["live"])))
+    plan = plan_partitions(places, live=found["live"], rows=400)
     pairs = pd.concat([c[0] for c in chunks], ignore_index=True)
     pairs["part"] = np.concatenate(plan)
     valid = pairs[pairs["valid"]]
     assert valid.groupby("key")["part"].nunique().max() == 1
     assert pairs[~pairs["valid"]].groupby("nile")["part"].nunique().max() == 1
-    part_of = dict(zip(valid["text"].map(sentence_id), valid["part"]))
-    assert live and all(part_of[u] == part_of[v] for u, v, *_ in live)
+    ids = valid["text"].map(sentence_id)
+    part_of = dict(zip(_hashes(("s" + ids).tolist()).tolist(), valid["part"]))
+    assert live and all(part_of[u] == part_of[v] for u, v in live)
     # The same candidates as one process: every cross-intent pair of its graph.
-    g = build_graph(load_pairs(str(corpus)), _no_score, judge=JUDGE, para_judge=PARA)
+    g = build_graph(load_pairs(str(corpus)), lambda a, b: [0.0] * len(a), judge=JUDGE,
+                    para_judge=PARA)
+
     def intents(n: str) -> set[str]:
         return {i for i in g.neighbors(n) if i.startswith("i:")}
 
     crossing = {tuple(sorted((u, v))) for u, v, e in g.edges(data=True)
                 if e["kind"] == "para" and not intents(u) & intents(v)}
     assert found["cross"] == len(crossing) == g.graph["pairs"]["para_candidates"]
-    assert {(u, v) for u, v, *_ in live} <= crossing
+    hashed = {tuple(_hashes(["s" + u, "s" + v]).tolist()) for u, v in crossing}
+    assert set(live) <= hashed
+    assert set(live) | set(zip(*(h.tolist() for h in found["inert"]))) == hashed
     sizes = pairs["part"].value_counts()
     assert len(sizes) >= 3 and sizes.max() <= 400
+    engine.close()
 
 
 @pytest.mark.parametrize("kind", ["csv", "tsv-wide", "jsonl"])
@@ -186,19 +253,20 @@ def ray_engine():
     engine.close()
 
 
-def test_ray_gives_the_outputs_of_one_process_at_20000_rows(tmp_path, ray_engine):
+def test_ray_gives_the_outputs_of_this_process_at_20000_rows(tmp_path, ray_engine):
     corpus = neat_like(20_000, tmp_path / "c.csv")
-    local(corpus, tmp_path / "one")
-    result = partitioned(corpus, tmp_path / "ray", ray_engine, partition_rows=4000)
+    checked(corpus, tmp_path / "one", LocalEngine(1))
+    result = checked(corpus, tmp_path / "ray", ray_engine, partition_rows=4000,
+                     layout="files")
     engine = result.summary["engine"]
     assert engine["name"] == "ray" and engine["partitions"] >= 4
     assert sum(engine["where"].values()) == engine["partitions"]
     assert_same_outputs(tmp_path / "one", tmp_path / "ray")
 
 
-def test_a_worker_killed_mid_run_is_retried_with_identical_outputs(tmp_path, ray_engine):
+def test_a_ray_worker_killed_mid_run_is_retried_with_identical_outputs(tmp_path, ray_engine):
     corpus = neat_like(4000, tmp_path / "c.csv")
-    local(corpus, tmp_path / "one")
+    checked(corpus, tmp_path / "one", LocalEngine(1))
     killed: list[int] = []
 
     def kill_one_checking_worker() -> None:
@@ -217,19 +285,26 @@ def test_a_worker_killed_mid_run_is_retried_with_identical_outputs(tmp_path, ray
 
     killer = threading.Thread(target=kill_one_checking_worker)
     killer.start()
-    partitioned(corpus, tmp_path / "ray", ray_engine, partition_rows=300, chunk_rows=1000)
+    checked(corpus, tmp_path / "ray", ray_engine, partition_rows=300, chunk_rows=1000,
+            layout="files")
     killer.join()
     assert killed, "no worker was seen checking a partition"
     assert_same_outputs(tmp_path / "one", tmp_path / "ray")
 
 
 @pytest.mark.model
-def test_check_engine_ray_writes_what_the_local_engine_writes(tmp_path, ray_engine):
+def test_check_engine_ray_writes_parts_with_the_lines_of_the_local_engine(tmp_path,
+                                                                         ray_engine):
     from nile_align.cli import main
 
     assert main(["check", str(DEMO), "--out", str(tmp_path / "local"), "-q"]) == 1
     assert main(["check", str(DEMO), "--out", str(tmp_path / "ray"), "--engine", "ray",
                  "-q"]) == 1
-    assert_same_outputs(tmp_path / "local", tmp_path / "ray")
+    for kind in ("alignments", "flags"):
+        parts = [line for p in sorted((tmp_path / "ray" / kind).glob("part-*"))
+                 for line in p.read_text().splitlines()]
+        assert sorted(parts) == sorted((tmp_path / "local" / f"{kind}.jsonl").read_text()
+                                       .splitlines())
     engine = json.loads((tmp_path / "ray" / "summary.json").read_text())["engine"]
     assert engine["name"] == "ray" and engine["address"] == "local"
+    assert engine["layout"] == "parts"

@@ -155,14 +155,24 @@ def test_engine_ray_without_ray_names_the_extra(monkeypatch, tmp_path, capsys):
     assert "pip install 'nile-align[ray]'" in capsys.readouterr().err
 
 
-def test_check_scores_on_ray_and_builds_the_same_graph(ray_scorer, tiny_dir, tmp_path):
+def test_a_check_that_scores_scores_in_its_tasks_on_any_engine(tiny_dir, tmp_path):
+    """Scores are computed inside the partitions' tasks: in this process and in a pool of
+    processes (each worker loads the model once from the options a Scorer travels as), the
+    same outputs."""
     from review_corpus import corpus
 
+    from nile_align.engines import LocalEngine
     from nile_align.pipeline import run_check
 
-    local = run_check(corpus(), Scorer(str(tiny_dir), cache=None), out=tmp_path / "local",
-                      threshold=27.29)
-    run_check(corpus(), ray_scorer, out=tmp_path / "ray", threshold=27.29)
-    for name in ("alignments.jsonl", "flags.jsonl", "summary.json"):
-        assert (tmp_path / "ray" / name).read_text() == (tmp_path / "local" / name).read_text()
-    assert local.summary["scored_pairs"]["align"] > 0
+    scorer = Scorer(str(tiny_dir), cache=None)
+    one = run_check(corpus(), scorer, out=tmp_path / "one", threshold=27.29,
+                    engine=LocalEngine(1), partition_rows=3, layout="files")
+    assert one.summary["scored_pairs"]["align"] > 0 and one.summary["engine"]["partitions"] > 1
+    for name, engine in (("pool", LocalEngine(2)),):
+        try:
+            run_check(corpus(), scorer, out=tmp_path / name, threshold=27.29, engine=engine,
+                      partition_rows=3, layout="files")
+        finally:
+            engine.close()
+        for file in ("alignments.jsonl", "flags.jsonl"):
+            assert (tmp_path / name / file).read_text() == (tmp_path / "one" / file).read_text()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 
 from .common import (
@@ -30,7 +31,7 @@ far as the model's calibration shows it discriminates (nile-align calibrate; T i
 calibrated threshold unless --threshold). Paraphrases, para(n1,n2), are the NL<->NL verdict
 of the facts both sentences state, with both PLUIE directions where the model's NL<->NL
 calibration shows it counts (calibrate --pairs nl-nl); they are judged within each intent
-and, across intents, for each sentence's --candidates nearest sentences (TF-IDF character
+and, across intents, for each sentence's --candidates nearest sentences (hashed character
 n-grams when a model judges paraphrases, else the sentences stating the same amounts, items
 and targets). (6) then propagates alignments (--max-hops steps).
 
@@ -50,11 +51,14 @@ cond5, cond6, conflict, gold_disagreement, uncertain, no_intent, invalid_nile (s
 README). Long work shows its progress on stderr; Ctrl-C stops it and
 leaves no half-written output.
 
---engine ray runs the whole check on a Ray cluster (a local one unless --address): the
-corpus is streamed in chunks that the workers load and read, split into partitions that no
-pair of the check crosses, checked as Ray tasks and merged into the same files as one
-process; summary.json says how many partitions ran where (docs/scaling.md §4). A judge that
-counts scores is scored on the cluster and checked here.
+The check runs as partitions of the corpus: it is streamed in chunks that the workers load
+and read, split into partitions that no pair of the check crosses, and each partition is
+checked (and scored, where scores count) by a worker, which writes its lines. --engine
+local (the default) runs them in a pool of --workers processes on this machine (one per
+core), and merges the lines into one file of each kind; --engine ray runs them as Ray
+tasks on a cluster (a local one unless --address), whose workers write a folder of parts
+per kind into --out (storage they share; --output-layout files merges them instead).
+summary.json says how many partitions ran where (docs/scaling.md §4).
 
 exit status: 0 no open flag ('run': always 0 on success), 1 open flags, 2 usage error.
 
@@ -114,6 +118,10 @@ def _add_check_options(p: argparse.ArgumentParser, out_default: str | None) -> N
                    help="expert decisions, the strongest evidence: a review store "
                         "(DIR/review.sqlite from `nile-align review`) or a table with the "
                         "columns nile, text, decision")
+    p.add_argument("--output-layout", choices=("files", "parts"), default=None,
+                   help="files: one file of each kind (the default on one machine); parts: a "
+                        "folder per kind with a file per partition, written by the workers "
+                        "(the default with --engine ray: --out on storage they share)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     add_model_options(p)
 
@@ -133,98 +141,92 @@ def _add_run(sub) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from ..corpus import PairColumns
+    from ..engines import make_engine
+    from ..graph.translation import computed_scores
+    from ..judge.scoring import LazyScorer
+    from ..pipeline import run_check
     from ..review.store import load_decisions
 
     decisions = load_decisions(args.decisions) if args.decisions else None
     template_first(args, args.template)
-    judges = None
     if args.engine == "ray":
-        from ..graph.translation import computed_scores
         from ..judge.scale import probe
 
         probe(args.address)  # an unreachable cluster is said before the model loads
-        if args.stage_lines:
-            say("[1/3] judge: the model's calibrations say what its scores are worth", args)
-        local = make_scorer(args, local=True)
-        judges = (make_judge(args, local, args.template),
-                  make_judge(args, local, args.template, kind="nl-nl", say=False))
-        if not any(computed_scores(*judges, args.scores)):
-            return _check_partitioned(args, decisions, local, *judges)
-        del local  # the scores are computed on the cluster's actors; the judges stay
-    from ..corpus import load_pairs
-    from ..pipeline import run_check
-
-    corpus = load_pairs(args.corpus, nile=args.nile, text=args.text, system=args.system,
-                        id=args.id, gold=args.gold, wide=args.wide, lenient=args.lenient,
-                        fmt=args.input_format, progress=None if not args.quiet else False)
-    from collections import Counter
-
-    from ..corpus import accounting
-
-    invalid = int((~corpus["valid"]).sum())
-    stage = "[1/3] validate: " if args.stage_lines else ""
-    info = accounting(corpus)
-    why = Counter(r["reason"] for r in info["skipped_rows"])
-    skipped = f"; {len(info['skipped_rows'])} skipped (" + ", ".join(
-        f"{reason}: {n}" for reason, n in why.items()) + ")" if why else ""
-    say(f"{stage}{info['rows']} data rows: {len(corpus)} pair{'s' * (len(corpus) != 1)}"
-         f"{skipped}, "
-         f"{corpus['key'].nunique()} distinct intents, "
-         f"{invalid} pair{'s' * (invalid != 1)} with invalid Nile", args)
     if args.stage_lines:
-        say(f"[2/3] judge (facts, and scores with template {args.template!r} where they "
-             f"count), then check", args)
-    scorer = make_scorer(args)
-    judge, para_judge = judges or (
-        make_judge(args, scorer, args.template),
-        make_judge(args, scorer, args.template, kind="nl-nl", say=False))
-    _say_scores(args, scorer, judge, para_judge)
-    result = run_check(corpus, scorer, out=args.out, template=args.template,
-                       candidates=args.candidates, max_hops=args.max_hops,
-                       decisions=decisions, judge=judge, para_judge=para_judge,
-                       scores=args.scores, graph_files=args.graph_files,
-                       aligned_format=args.aligned_format,
-                       progress=None if not args.quiet else False)
-    _say_summary(args, result.summary, result.report)
+        say("[1/3] judge: the model's calibrations say what its scores are worth", args)
+    judge, para_judge, signature, options = _judges_apart(args)
+    # Where scores are computed, each task's process loads the model once; this one never.
+    scorer = LazyScorer(options) if any(computed_scores(judge, para_judge, args.scores)) \
+        else None
+    engine = make_engine(args.engine, address=args.address, processes=args.workers)
     if args.stage_lines:
-        return EXIT_OK
-    return EXIT_FOUND if any(f.status == "open" for f in result.flags) else EXIT_OK
-
-
-def _check_partitioned(args: argparse.Namespace, decisions, scorer, judge, para_judge) -> int:
-    """--engine ray with judges that count no score: the whole check as partitions on the
-    cluster (``scorer``: the driver's, for the signature)."""
-    from ..corpus import PairColumns
-    from ..partitioned import RayEngine, run_partitioned
-
-    _say_scores(args, scorer, judge, para_judge)
-    signature = str(scorer.signature(args.template, threshold=judge.threshold))
-    del scorer  # the partitions compute no score: the model is not needed any more
-    engine = RayEngine(args.address)
-    if args.stage_lines:
-        say("[2/3] check: load, read and check the corpus as partitions on Ray", args)
+        say(f"[2/3] check: load, read and check the corpus as partitions "
+            f"({engine.name} engine)", args)
     try:
-        result = run_partitioned(
-            args.corpus, out=args.out, engine=engine,
+        result = run_check(
+            args.corpus, scorer, out=args.out, engine=engine,
             columns=PairColumns(args.nile, args.text, args.system, args.id, args.gold,
                                 args.wide),
-            judge=judge, para_judge=para_judge, signature=signature, template=args.template,
+            fmt=args.input_format, lenient=args.lenient, template=args.template,
             candidates=args.candidates, max_hops=args.max_hops, decisions=decisions,
-            scores=args.scores, graph_files=args.graph_files,
-            aligned_format=args.aligned_format, fmt=args.input_format, lenient=args.lenient,
-            progress=None if not args.quiet else False)
+            judge=judge, para_judge=para_judge, signature=signature, scores=args.scores,
+            graph_files=args.graph_files, aligned_format=args.aligned_format,
+            layout=args.output_layout, progress=None if not args.quiet else False)
     finally:
         engine.close()
     s = result.summary
-    e = s["engine"]
-    say(f"engine: ray ({e['address']}), {e['partitions']} partitions (largest "
-        f"{e['largest_partition_pairs']} pairs) on {', '.join(e['where'])}; "
-        f"{s['corpus']['rows']} data rows, {s['corpus']['pairs']} pairs, "
-        f"{s['corpus']['invalid_rows']} with invalid Nile", args)
+    c, e = s["corpus"], s["engine"]
+    skipped = Counter(r["reason"] for r in c["skipped_rows"])
+    say(f"{c['rows']} data rows: {c['pairs']} pair{'s' * (c['pairs'] != 1)}"
+        + (f"; {len(c['skipped_rows'])} skipped (" + ", ".join(
+            f"{reason}: {n}" for reason, n in skipped.items()) + ")" if skipped else "")
+        + f", {c['intents']} distinct intents, {c['invalid_rows']} pair"
+        f"{'s' * (c['invalid_rows'] != 1)} with invalid Nile; {e['partitions']} partition"
+        f"{'s' * (e['partitions'] != 1)} on {engine.name}"
+        + (f" ({e['address']})" if e.get("address") else ""), args)
     _say_summary(args, s, result.report)
     if args.stage_lines:
         return EXIT_OK
     return EXIT_FOUND if result.open_flags else EXIT_OK
+
+
+def _judges_apart(args: argparse.Namespace) -> tuple:
+    """The judges, the signature and the scorer's options the model options describe, made
+    in a process of its own (the model's memory goes with it: the driver of a check holds
+    integers per pair, not a model); what that process says is said here."""
+    import logging
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        *made, said = pool.submit(_judges, args).result()
+    log = logging.getLogger("nile_align")
+    for level, message in said:
+        log.log(level, "%s", message)
+    return tuple(made)
+
+
+def _judges(args: argparse.Namespace) -> tuple:
+    """:func:`_judges_apart`'s work, in its process: what it logs is kept and sent back."""
+    import logging
+
+    said: list[tuple[int, str]] = []
+
+    class Kept(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            said.append((record.levelno, record.getMessage()))
+
+    log = logging.getLogger("nile_align")
+    log.handlers[:] = [Kept()]
+    log.setLevel(logging.WARNING if args.quiet else logging.INFO)
+    scorer = make_scorer(args, local=True)
+    judge = make_judge(args, scorer, args.template)
+    para_judge = make_judge(args, scorer, args.template, kind="nl-nl", say=False)
+    _say_scores(args, scorer, judge, para_judge)
+    return (judge, para_judge, str(scorer.signature(args.template, threshold=judge.threshold)),
+            scorer._options, said)
 
 
 def _say_summary(args: argparse.Namespace, s: dict, report) -> None:

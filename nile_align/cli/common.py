@@ -39,14 +39,17 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     e = p.add_argument_group("engine (scale out)")
     e.add_argument("--engine", choices=("local", "ray"), default="local",
-                   help="local: this process; ray: a Ray cluster (scoring: actors, one Scorer "
-                        "each; check/run: the whole check as partitions) "
+                   help="local: this machine (check/run: the partitions in a pool of "
+                        "processes; score: this process); ray: a Ray cluster (check/run: the "
+                        "partitions as Ray tasks; score: actors, one Scorer each) "
                         "(pip install 'nile-align[ray]')")
     e.add_argument("--address", metavar="ADDR",
                    help="with --engine ray: a running cluster, HOST:PORT (default: start a "
                         "local one)")
-    e.add_argument("--workers", type=int, default=2, metavar="K",
-                   help="with --engine ray: scoring actors (each loads the model once)")
+    e.add_argument("--workers", type=int, default=None, metavar="K",
+                   help="check/run with --engine local: worker processes (default: one per "
+                        "core); score with --engine ray: scoring actors (default 2; each "
+                        "loads the model once)")
     e.add_argument("--gpus-per-worker", type=float, default=0, metavar="G",
                    help="with --engine ray: GPUs each actor reserves")
 
@@ -62,7 +65,7 @@ def make_scorer(args: argparse.Namespace, *, local: bool = False):
     if args.engine == "ray" and not local:
         from ..judge.scale import RayScorer
 
-        return RayScorer(workers=args.workers, address=args.address,
+        return RayScorer(workers=args.workers or 2, address=args.address,
                          gpus_per_worker=args.gpus_per_worker, model=args.model, **options)
     from ..judge.scoring import Scorer
 

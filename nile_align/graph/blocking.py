@@ -1,129 +1,121 @@
-"""Cheap candidate selection across intents: which sentence pairs are worth scoring.
+"""Cross-intent candidates for a model that judges paraphrases: which sentence pairs are worth
+scoring, found with no fit on the whole corpus, so that partitions of it find them alone.
 
-Scoring all n² sentence pairs does not scale, so each sentence is paired with its ``k``
-nearest other sentences by TF-IDF cosine over character n-grams (scikit-learn), leaving
-out sentences of its own group (their pairs are scored anyway). Up to ``EXACT_LIMIT``
-sentences the cosine is exact; beyond, the TF-IDF vectors are reduced to 64 dimensions
-(truncated SVD) and searched with a faiss HNSW index, which stays near-linear (measured
-recall@6 0.98 against exact search on 200k sentences, docs/benchmarks.md).
+Scoring all n² sentence pairs does not scale, so sentences are first put in buckets by
+locality-sensitive hashing (MinHash of character 4-grams, :data:`BANDS` bands of
+:data:`ROWS` hashes: two sentences share a bucket with a probability that grows with the
+share of their 4-grams they have in common), and each sentence is paired with its ``k``
+most similar others of each of its buckets (cosine of hashed character 3–5-grams), leaving
+out sentences of its own group (their pairs are scored anyway). Every hash is fixed (no
+vocabulary, no random state): a sentence's buckets are the same in any process, for any
+corpus around it; a pair is kept in the first band whose bucket both sentences share, so
+each pair is found once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["EXACT_LIMIT", "blocking_apart", "candidate_pairs"]
+__all__ = ["BANDS", "MAX_BUCKET", "ROWS", "bucket_pairs", "candidate_pairs", "signatures"]
 
-EXACT_LIMIT = 5000
-
-
-def candidate_pairs(texts: Sequence[str], *, k: int = 5, groups: Sequence[int] | None = None,
-                    exact_limit: int = EXACT_LIMIT, seed: int = 0) -> list[tuple[int, int]]:
-    """Pairs ``(i, j)`` with ``i < j``: each text with its ``k`` most similar other texts.
-
-    Texts with the same non-negative ``groups`` value are never paired (a group is an
-    intent; -1 means none). Deterministic: ties break on the lower index, and the
-    approximate path (more than ``exact_limit`` texts) uses ``seed``.
-    """
-    if k <= 0 or len(texts) < 2:
-        return []
-    from sklearn.feature_extraction.text import TfidfVectorizer
-
-    # Character 3–5-grams within word boundaries survive paraphrase better than words;
-    # n-grams in more than half the texts (" th", "the") add cost and no signal.
-    vectorizer = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5), lowercase=True,
-                                 sublinear_tf=True, max_df=0.5 if len(texts) >= 20 else 1.0,
-                                 dtype=np.float32)
-    matrix = vectorizer.fit_transform(texts)
-    group = np.asarray(groups if groups is not None else [-1] * len(texts))
-    neighbours = (_exact if len(texts) <= exact_limit else _approximate)(matrix, k, group, seed)
-    pairs = {(i, j) if i < j else (j, i) for i, row in enumerate(neighbours) for j in row}
-    return sorted(pairs)
+#: Bands of the MinHash signature (a sentence is in one bucket per band), hashes per band.
+BANDS = 8
+ROWS = 1
+#: A bucket larger than this is compared in slices of this size (a few near-identical
+#: templates can fill one): the cost of a bucket stays bounded.
+MAX_BUCKET = 2000
+#: Odd 64-bit constants that make each of the signature's hash functions.
+_SEEDS = np.array([0x9E3779B97F4A7C15 * (j + 1) & 0xFFFFFFFFFFFFFFFF
+                   for j in range(BANDS * ROWS)], dtype=np.uint64)
 
 
-def blocking_apart(texts: Sequence[str], groups: Sequence[int], k: int,
-                   workers: int | None = None) -> Callable[[], tuple[list, float]]:
-    """Start :func:`candidate_pairs` in a thread, so that it runs while this process works
-    (its forked workers read the sentences; TF-IDF, the SVD and faiss spend most of their
-    time outside the interpreter lock); the returned function waits for its pairs and the
-    seconds they took. In one process (``workers`` 1, one core, a small corpus): found
-    when asked for."""
-    import os
-    import threading
-
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
-        (os.cpu_count() or 1)
-    if workers == 1 or cores < 2 or len(texts) < EXACT_LIMIT:
-        return lambda: _timed(texts, groups, k)
-    # Threads, not processes: a child forked from a process that has started OpenMP's
-    # threads (faiss, BLAS) would wait on them forever; the reading's workers, forked while
-    # this thread runs, use neither.
-    done: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            done["result"] = _timed(texts, groups, k)
-        except BaseException as e:  # raised again where the pairs are asked for
-            done["error"] = e
-
-    thread = threading.Thread(target=run, name="blocking", daemon=True)
-    thread.start()
-
-    def wait() -> tuple[list, float]:
-        thread.join()
-        if "error" in done:
-            raise done["error"]
-        return done["result"]
-
-    return wait
+def _mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: a fixed, well-spread 64-bit hash of 64-bit integers."""
+    with np.errstate(over="ignore"):
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return x ^ (x >> np.uint64(31))
 
 
-def _timed(texts: Sequence[str], groups: Sequence[int], k: int) -> tuple[list, float]:
-    import time
+def signatures(texts: Sequence[str]) -> np.ndarray:
+    """Each text's bucket in each band, as a ``(len(texts), BANDS)`` array of 64-bit keys
+    (the same in every process)."""
+    import pandas as pd
 
-    started = time.perf_counter()
-    return candidate_pairs(texts, k=k, groups=groups), time.perf_counter() - started
-
-
-def _keep(i: int, cols: np.ndarray, vals: np.ndarray, k: int, group: np.ndarray) -> list[int]:
-    """The ``k`` best other texts of text ``i`` outside its group, best first."""
-    ok = (cols != i) & (cols >= 0) & ((group[cols] != group[i]) | (group[i] < 0))
-    cols, vals = cols[ok], vals[ok]
-    return cols[np.lexsort((cols, -vals))[:k]].tolist()
-
-
-def _exact(matrix, k: int, group: np.ndarray, seed: int, chunk: int = 2048) -> list[list[int]]:
-    transposed = matrix.T.tocsr()
-    out = []
-    for start in range(0, matrix.shape[0], chunk):
-        sims = (matrix[start:start + chunk] @ transposed).tocsr()
-        for r in range(sims.shape[0]):
-            lo, hi = sims.indptr[r], sims.indptr[r + 1]
-            out.append(_keep(start + r, sims.indices[lo:hi], sims.data[lo:hi], k, group))
+    out = np.zeros((len(texts), BANDS), dtype=np.uint64)
+    if not len(texts):
+        return out
+    shingles: list[str] = []
+    starts = np.zeros(len(texts), dtype=np.int64)
+    for n, text in enumerate(texts):
+        t = " " + " ".join(text.casefold().split()) + " "
+        starts[n] = len(shingles)
+        shingles += [t[k:k + 4] for k in range(max(1, len(t) - 3))]
+    hashed = pd.util.hash_array(np.asarray(shingles, dtype=object))
+    minima = np.stack([np.minimum.reduceat(_mix(hashed ^ seed), starts) for seed in _SEEDS],
+                      axis=1)
+    for b in range(BANDS):
+        key = np.full(len(texts), b + 1, dtype=np.uint64)
+        for r in range(ROWS):
+            key = _mix(key ^ minima[:, b * ROWS + r])
+        out[:, b] = key
     return out
 
 
-def _approximate(matrix, k: int, group: np.ndarray, seed: int) -> list[list[int]]:
-    import faiss
-    from sklearn.decomposition import TruncatedSVD
+def bucket_pairs(texts: Sequence[str], bands: np.ndarray, groups: Sequence[int], k: int, *,
+                 only: np.ndarray | None = None) -> list[tuple[int, int]]:
+    """The candidate pairs ``(i, j)``, ``i < j``, among ``texts`` whose band keys
+    (:func:`signatures`) are ``bands``: in each bucket of each band, each text with its
+    ``k`` most similar other texts outside its group (-1: none), a pair kept in the first
+    band both share. ``only``: which (text, band) buckets to search, a boolean array like
+    ``bands`` (a partition's task searches the whole buckets routed to it). Deterministic:
+    ties break on the lower index."""
+    if k <= 0 or len(texts) < 2:
+        return []
+    from sklearn.feature_extraction.text import HashingVectorizer
 
-    dims = min(64, matrix.shape[1] - 1)
-    dense = TruncatedSVD(dims, algorithm="randomized", n_iter=3, random_state=seed
-                         ).fit_transform(matrix).astype(np.float32)
-    dense /= np.linalg.norm(dense, axis=1, keepdims=True) + 1e-12
-    index = faiss.IndexHNSWFlat(dims, 32, faiss.METRIC_INNER_PRODUCT)
-    index.hnsw.efConstruction = 64
-    threads = faiss.omp_get_max_threads()
-    faiss.omp_set_num_threads(1)  # a parallel HNSW build is not deterministic
-    try:
-        index.add(dense)
-    finally:
-        faiss.omp_set_num_threads(threads)
-    # Ask for more than k: the text itself and its group's texts are dropped afterwards.
-    width = int(k + 1 + min(np.bincount(group[group >= 0]).max(initial=0), 32))
-    index.hnsw.efSearch = max(64, 2 * width)
-    sims, ids = index.search(dense, width)
-    return [_keep(i, ids[i], sims[i], k, group) for i in range(len(ids))]
+    vectors = HashingVectorizer(analyzer="char_wb", ngram_range=(3, 5), n_features=2**20,
+                                alternate_sign=False, norm="l2", dtype=np.float32
+                                ).transform(list(texts))
+    group = np.asarray(groups)
+    found: set[tuple[int, int]] = set()
+    for b in range(bands.shape[1]):
+        mine = np.arange(len(texts)) if only is None else np.flatnonzero(only[:, b])
+        order = mine[np.lexsort((mine, bands[mine, b]))]
+        keys = bands[order, b]
+        cuts = np.flatnonzero(keys[1:] != keys[:-1]) + 1
+        for members in np.split(order, cuts):
+            for start in range(0, len(members), MAX_BUCKET):
+                part = members[start:start + MAX_BUCKET]
+                if len(part) < 2:
+                    continue
+                for x, y in _nearest(vectors[part], part, group, k):
+                    i, j = (x, y) if x < y else (y, x)
+                    # found once: in the first band whose bucket the two share
+                    if not (bands[i, :b] == bands[j, :b]).any():
+                        found.add((int(i), int(j)))
+    return sorted(found)
+
+
+def _nearest(vectors, members: np.ndarray, group: np.ndarray, k: int) -> list[tuple[int, int]]:
+    """Each member with its ``k`` most similar others of ``members`` outside its group."""
+    sims = (vectors @ vectors.T).toarray()
+    np.fill_diagonal(sims, -np.inf)
+    g = group[members]
+    same = (g[:, None] == g[None, :]) & (g[:, None] >= 0)
+    sims[same] = -np.inf
+    out = []
+    for row in range(len(members)):
+        best = np.lexsort((members, -sims[row]))[:k]
+        out += [(int(members[row]), int(members[c])) for c in best if sims[row, c] > -np.inf]
+    return out
+
+
+def candidate_pairs(texts: Sequence[str], *, k: int = 5,
+                    groups: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """The candidate pairs of ``texts`` in one process (:func:`bucket_pairs` over their
+    :func:`signatures`): the pairs a partitioned check finds for the same sentences."""
+    groups = [-1] * len(texts) if groups is None else groups
+    return bucket_pairs(texts, signatures(texts), groups, k)

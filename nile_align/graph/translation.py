@@ -57,7 +57,7 @@ def sentence_id(text: str) -> str:
     return "s:" + re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
 
 
-def _provider(scorer: Any, template: str) -> tuple[ScoreFn, str, Any]:
+def score_function(scorer: Any, template: str) -> tuple[ScoreFn, str, Any]:
     """A score function, its signature text and its Signature (None for a plain function)."""
     if hasattr(scorer, "score") and hasattr(scorer, "signature"):
         sig = scorer.signature(template)
@@ -65,6 +65,29 @@ def _provider(scorer: Any, template: str) -> tuple[ScoreFn, str, Any]:
     if callable(scorer):
         return scorer, str(getattr(scorer, "signature", "custom-score-function")), None
     raise UsageError("scorer must be a nile_align.Scorer or a function (a, b) -> scores")
+
+
+def resolve_judges(scorer: Any, template: str = "net", *, threshold: float | None = None,
+                   judge: Judge | None = None, para_judge: Judge | None = None,
+                   ) -> tuple[Judge, Judge, str]:
+    """What an NL↔Nile and an NL↔NL score of ``scorer`` are worth, and the signature of the
+    check's scores: the judges given, else a Scorer's calibrations of each kind
+    (:func:`~nile_align.evaluation.calibration.resolve_judge`, ``threshold`` overriding
+    their T) and, for a plain score function, a score that counts at ``threshold``
+    (default 0)."""
+    _, signature, sig = score_function(scorer, template)
+    if judge is None or para_judge is None:
+        from ..evaluation.calibration import resolve_judge
+
+        plain = Judge(0.0 if threshold is None else float(threshold), True,
+                      "default" if threshold is None else "--threshold")
+        judge = judge or (resolve_judge(sig, threshold=threshold) if sig is not None else plain)
+        para_judge = para_judge or (
+            resolve_judge(sig, threshold=threshold, kind="nl-nl") if sig is not None else
+            dataclasses.replace(plain, kind="nl-nl"))
+    if sig is not None:
+        signature = str(scorer.signature(template, threshold=judge.threshold))
+    return judge, para_judge, signature
 
 
 #: Which scores a check computes: ``counted`` only those a judge counts (the default: a
@@ -83,7 +106,7 @@ def computed_scores(judge: Judge, para_judge: Judge, scores: str = "counted",
 def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float | None = None,
                 candidates: int = 5, decisions: Iterable[dict] | Decisions | None = None,
                 judge: Judge | None = None, para_judge: Judge | None = None,
-                scores: str = "counted", known: Any = None, workers: int | None = None,
+                scores: str = "counted", known: Any = None,
                 cross: dict[tuple[str, str], tuple[dict, dict]] | None = None,
                 progress: bool | None = False) -> nx.Graph:
     """Check every pair's facts, score what the judges count and return the graph with
@@ -91,9 +114,10 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
 
     ``corpus`` is :func:`nile_align.corpus.load_pairs` output. The pairs: every
     intent–sentence pair of the corpus (Nile as A), every pair of sentences of one intent
-    and, across intents, each sentence with its ``candidates`` nearest sentences: by TF-IDF
-    when a model judges paraphrases, else those that state the same amounts, items and named
-    targets (the only ones the facts can call paraphrases). ``judge`` says what an NL↔Nile
+    and, across intents, each sentence with its ``candidates`` nearest sentences: by hashed
+    character n-grams (:mod:`nile_align.graph.blocking`) when a model judges paraphrases,
+    else those that state the same amounts, items and named targets (the only ones the
+    facts can call paraphrases). ``judge`` says what an NL↔Nile
     score is worth and ``para_judge`` an NL↔NL one; by default, a Scorer's calibrations of
     each kind (:func:`~nile_align.evaluation.calibration.resolve_judge`, ``threshold``
     overriding their T) and, for a plain score function, a score that counts at
@@ -108,30 +132,20 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     ``cross``: the cross-intent candidate pairs (sentence ids, in order) with their
     compared facts (u→v, v→u), chosen elsewhere: a partition's, from the whole corpus' core
     groups (:func:`nile_align.graph.evidence.fact_candidates`); no blocking is run, and the
-    candidates among these sentences are those of ``cross``. ``workers``: processes that
-    read and compare (default: every core this process may use, on a large enough graph; a
-    partition's task uses its one). ``progress``: bars on stderr (None: only on a
+    candidates among these sentences are those of ``cross``. In one process: a check
+    spreads its partitions over the cores. ``progress``: bars on stderr (None: only on a
     terminal).
     """
     from ..corpus import accounting
     from ..nile.reading import reader
-    from .blocking import blocking_apart
+    from .blocking import candidate_pairs
     from .evidence import compare_all, fact_candidates, read_all
 
     if scores not in SCORES:
         raise UsageError(f"unknown --scores {scores!r}; choose one of {', '.join(SCORES)}")
-    score, signature, sig = _provider(scorer, template)
-    if judge is None or para_judge is None:
-        from ..evaluation.calibration import resolve_judge
-
-        plain = Judge(0.0 if threshold is None else float(threshold), True,
-                      "default" if threshold is None else "--threshold")
-        judge = judge or (resolve_judge(sig, threshold=threshold) if sig is not None else plain)
-        para_judge = para_judge or (
-            resolve_judge(sig, threshold=threshold, kind="nl-nl") if sig is not None else
-            dataclasses.replace(plain, kind="nl-nl"))
-    if sig is not None:
-        signature = str(scorer.signature(template, threshold=judge.threshold))
+    score = score_function(scorer, template)[0]
+    judge, para_judge, signature = resolve_judges(scorer, template, threshold=threshold,
+                                                  judge=judge, para_judge=para_judge)
     g = nx.Graph(threshold=judge.threshold, judge=judge.to_dict(),
                  para_judge=para_judge.to_dict(), signature=signature,
                  template=template, candidates=candidates, max_hops=0, invalid=[],
@@ -177,17 +191,12 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     index = {s: n for n, s in enumerate(sentences)}
     texts = [g.nodes[s]["text"] for s in sentences]
     align = [(i, s) for i, s, _ in align_edges(g)]
-    # A model's cross-intent candidates (TF-IDF) need only the texts: they are found in a
-    # process of their own while the sentences are read.
-    apart = blocking_apart(texts, owner_groups(g, sentences), candidates, workers) \
-        if cross is None and para_judge.counts else None
     # Every sentence read once, with the fact checks of its pairs.
     started = time.perf_counter()
     pairs = [(parsed[i], index[s]) for i, s in align]
-    statements, findings, marked = read_all(
-        texts, pairs, workers=workers, progress=progress) if known is None else \
-        known.read_all(texts, pairs, [i[2:] for i, _ in align], workers=workers,
-                       progress=progress)
+    statements, findings, marked = read_all(texts, pairs, progress=progress) \
+        if known is None else known.read_all(texts, pairs, [i[2:] for i, _ in align],
+                                             progress=progress)
     g.graph["_statements"] = dict(zip(texts, statements))
     g.graph["_marks"] = dict(zip(align, marked))
     timings["facts"] = time.perf_counter() - started
@@ -200,8 +209,8 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     started = time.perf_counter()
     if cross is not None:  # found elsewhere, with their facts: those between these sentences
         para.update(p for p in cross if p[0] in index and p[1] in index)
-    elif apart is not None:  # a model may see paraphrases the rules cannot read
-        blocked, timings["blocking_apart"] = apart()
+    elif para_judge.counts:  # a model may see paraphrases the rules cannot read
+        blocked = candidate_pairs(texts, k=candidates, groups=owner_groups(g, sentences))
         para.update((sentences[x], sentences[y]) for x, y in blocked)
     else:
         blocked = fact_candidates(statements, owner_groups(g, sentences), k=candidates)
@@ -210,7 +219,7 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     ordered = sorted(para)
     g.graph["pairs"] = {"align": len(align), "para_within_intent": within,
                         "para_candidates": len(para) - within,
-                        "blocking": "tf-idf" if para_judge.counts else "facts"}
+                        "blocking": "hashed" if para_judge.counts else "facts"}
 
     score_align, score_para = computed_scores(judge, para_judge, scores)
     g.graph["pairs"].update(align_scored=score_align, para_scored=score_para)
@@ -234,7 +243,7 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     started = time.perf_counter()
     todo = [p for p in ordered if cross is None or p not in cross]
     done = dict(zip(todo, compare_all(statements, [(index[u], index[v]) for u, v in todo],
-                                      workers=workers, progress=progress)))
+                                      progress=progress)))
     compared = [done[p] if p in done else cross[p] for p in ordered]  # type: ignore[index]
     timings["paraphrase"] = time.perf_counter() - started
     for n, ((u, v), (uv, vu)) in enumerate(zip(ordered, compared)):

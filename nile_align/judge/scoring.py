@@ -16,6 +16,7 @@ to an append-only SQLite cache after every batch.
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 import json
 import logging
@@ -204,6 +205,10 @@ class Scorer:
                  adapter: str | None = None) -> None:
         self.loaded = loaded if loaded is not None else load_model(model, device=device,
                                                                    dtype=dtype, adapter=adapter)
+        # What a worker process needs to load the same model itself (:meth:`__reduce__`).
+        self._options = (model if loaded is None else self.loaded.spec.location, device, dtype,
+                         None if templates is None else str(templates),
+                         None if cache is None else str(cache), batch_size, threshold, adapter)
         self.model = self.loaded.model
         self.tokenizer = self.loaded.tokenizer
         self.templates_dir = templates
@@ -218,6 +223,11 @@ class Scorer:
                                if k in params), None)
         pad = self.tokenizer.pad_token_id
         self._pad_id = pad if pad is not None else (self.tokenizer.eos_token_id or 0)
+
+    def __reduce__(self) -> tuple:
+        """A Scorer travels to a worker process as the options it was made with: the worker
+        loads the model once from the same place (:func:`scorer_of`), never the weights."""
+        return (scorer_of, self._options)
 
     # --- templates, prompts, tokens -----------------------------------------------------
 
@@ -652,3 +662,27 @@ def score_frame(scorer: Any, frame, *, a: str, b: str, template: str | Template 
                                "cached": sum(r.cached for r in runs),
                                "scored": sum(r.scored for r in runs)}
     return out
+
+
+class LazyScorer:
+    """The Scorer of these options (:func:`scorer_of`'s), made on first use in the process
+    that uses it: what a check's driver hands its tasks, so that the driver never loads the
+    model and each worker loads it once."""
+
+    def __init__(self, options: Sequence[Any]):
+        self.options = tuple(options)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "options":  # not set yet (while unpickling)
+            raise AttributeError(name)
+        return getattr(scorer_of(*self.options), name)
+
+
+@functools.lru_cache(maxsize=2)
+def scorer_of(model: str | None, device: str, dtype: str, templates: str | None,
+              cache: str | None, batch_size: int, threshold: float,
+              adapter: str | None) -> Scorer:
+    """The Scorer of these options, made once per process: what a pickled Scorer becomes
+    in a worker (the model is loaded once however many tasks it scores)."""
+    return Scorer(model, device=device, dtype=dtype, templates=templates, cache=cache,
+                  batch_size=batch_size, threshold=threshold, adapter=adapter)

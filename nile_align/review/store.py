@@ -109,19 +109,28 @@ def _now() -> str:
 
 
 def _read_flags(folder: Path) -> list[dict]:
-    path = folder / "flags.jsonl"
-    if not path.is_file():
-        raise CorpusError(f"{folder}: no flags.jsonl here; give the --out folder of "
-                          "`nile-align check` or `nile-align run`")
+    """The flags of a check's output folder: flags.jsonl, or the parts of flags/ (a check
+    written as parts, ``--output-layout parts``), each part in the queue's order."""
+    paths = [folder / "flags.jsonl"] if (folder / "flags.jsonl").is_file() else \
+        sorted((folder / "flags").glob("part-*.jsonl"))
+    if not paths:
+        raise CorpusError(f"{folder}: no flags.jsonl (or flags/ parts) here; give the --out "
+                          "folder of `nile-align check` or `nile-align run`")
     flags = []
-    with path.open(encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                flags.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                raise CorpusError(f"{path}:{n}:{e.colno}: not JSON: {e.msg}") from None
+    for path in paths:
+        with path.open(encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    flags.append(json.loads(line))
+                except json.JSONDecodeError as e:
+                    raise CorpusError(f"{path}:{n}:{e.colno}: not JSON: {e.msg}") from None
+    if len(paths) > 1:  # parts: the queue's order across them (that of flags.jsonl)
+        from ..graph.checker import Flag, flag_order
+
+        keys = flag_order([Flag(**f) for f in flags])
+        flags = [f for _, f in sorted(zip(keys, flags), key=lambda kf: kf[0])]
     return flags
 
 

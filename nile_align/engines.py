@@ -1,0 +1,253 @@
+"""Where the check's tasks run: a pool of processes on this machine (:class:`LocalEngine`,
+the default) or a Ray cluster (:class:`RayEngine`). One mechanism for both: a task is a pure
+function of its arguments, submitted with :meth:`submit`; what it returns stays where it was
+made (a file of this machine's spool, an object of Ray's store) until a later task takes it
+as an argument or the driver asks for it with :meth:`get`. So the driver holds only what it
+asks for, and a task lost with its worker is run again and gives the same result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["LocalEngine", "RayEngine", "cores", "make_engine"]
+
+
+def cores() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+        (os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class _Ref:
+    """A result of a local task: the file it is written to, and the task that writes it."""
+
+    path: str
+    task: int
+
+
+def _run(payload: bytes) -> None:
+    """A local task in a worker: its arguments loaded (a :class:`_Ref` from its file), the
+    function run, each result written to its file under a temporary name, renamed when
+    complete (a worker killed mid-write leaves no result that looks whole)."""
+    import cloudpickle
+
+    fn, args, paths = cloudpickle.loads(payload)
+    out = fn(*(_load(a) if isinstance(a, _Ref) else a for a in args))
+    for result, path in zip(out if len(paths) > 1 else (out,), paths):
+        partial = f"{path}.partial"
+        with open(partial, "wb") as f:
+            pickle.dump(result, f, protocol=5)
+        os.replace(partial, path)
+
+
+def _load(ref: _Ref) -> Any:
+    with open(ref.path, "rb") as f:
+        return pickle.load(f)
+
+
+class LocalEngine:
+    """Tasks in a pool of ``processes`` worker processes on this machine (default: one per
+    core; 1 runs them in this process, one after the other). Results are kept in a spool
+    folder on disk (``spool``: its parent; default the system's temporary folder), so a
+    result the driver does not ask for never passes through its memory. A worker that dies
+    is replaced and its tasks run again (``retries`` times)."""
+
+    name = "local"
+    address = None
+
+    def __init__(self, processes: int | None = None, *, spool: str | Path | None = None,
+                 retries: int = 2):
+        self.processes = max(1, processes or cores())
+        self.retries = retries
+        self._spool = Path(tempfile.mkdtemp(prefix="nile-align-tasks-",
+                                            dir=None if spool is None else str(spool)))
+        self._pool: ProcessPoolExecutor | None = None
+        self._tasks: dict[int, tuple[bytes | None, Callable | None, tuple, list[str]]] = {}
+        self._futures: dict[int, Future] = {}
+        self._tries: dict[int, int] = {}
+
+    # --- submitting -------------------------------------------------------------------------
+
+    def submit(self, fn: Callable, *args: Any, returns: int = 1) -> Any:
+        """Run ``fn(*args)`` as a task; its result (or its ``returns`` results) as refs. An
+        argument that is a ref is the result it stands for, loaded where the task runs."""
+        n = len(self._tasks)
+        paths = [str(self._spool / f"{n}-{k}.pkl") for k in range(returns)]
+        for a in args:  # a task starts when the results it takes exist
+            if isinstance(a, _Ref):
+                self._wait(a.task)
+        if self.processes == 1:
+            self._tasks[n] = (None, fn, args, paths)
+            future: Future = Future()
+            try:
+                _run_inline(fn, args, paths)
+                future.set_result(None)
+            except BaseException as e:  # raised where the result is asked for
+                if isinstance(e, KeyboardInterrupt):
+                    raise
+                future.set_exception(e)
+            self._futures[n] = future
+        else:
+            import cloudpickle
+
+            payload = cloudpickle.dumps((fn, args, paths), protocol=5)
+            self._tasks[n] = (payload, None, (), paths)
+            self._futures[n] = self._executor().submit(_run, payload)
+        refs = [_Ref(p, n) for p in paths]
+        return refs if returns > 1 else refs[0]
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            import multiprocessing
+
+            # forkserver: workers start from a clean process, never from a parent that has
+            # started threads (a model's, OpenMP's) that a forked child would wait on.
+            method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
+                else "spawn"
+            self._pool = ProcessPoolExecutor(self.processes,
+                                             mp_context=multiprocessing.get_context(method))
+        return self._pool
+
+    # --- results ----------------------------------------------------------------------------
+
+    def _wait(self, n: int) -> None:
+        """Wait for task ``n``; run it again where its worker died."""
+        while True:
+            try:
+                self._futures[n].result()
+                return
+            except BrokenProcessPool:
+                self._restart(n)
+
+    def _restart(self, n: int) -> None:
+        """The pool broke (a worker died): a new one, and every unfinished task again."""
+        self._tries[n] = self._tries.get(n, 0) + 1
+        if self._tries[n] > self.retries:
+            from .errors import NileAlignError
+
+            raise NileAlignError(f"a task failed {self._tries[n]} times: its worker died "
+                                 f"each time (out of memory?)") from None
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = None
+        for k, future in self._futures.items():
+            broken = future.done() and isinstance(future.exception(), BrokenProcessPool)
+            if broken or (future.cancelled()):
+                payload = self._tasks[k][0]
+                assert payload is not None
+                self._futures[k] = self._executor().submit(_run, payload)
+
+    def get(self, ref: Any) -> Any:
+        """The result ``ref`` stands for (a list of refs: each one's)."""
+        if isinstance(ref, list):
+            return [self.get(r) for r in ref]
+        self._wait(ref.task)
+        return _load(ref)
+
+    def done(self, refs: Sequence[Any]) -> Iterator[int]:
+        """The positions of ``refs`` as their tasks finish."""
+        pending = {n: r.task for n, r in enumerate(refs)}
+        while pending:
+            futures = {self._futures[t]: n for n, t in pending.items()}
+            finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for future in finished:
+                n = futures[future]
+                if isinstance(future.exception(), BrokenProcessPool):
+                    self._restart(pending[n])
+                    break
+                future.result()  # a task's own error, raised here
+                del pending[n]
+                yield n
+
+    def cancel(self, refs: Iterable[Any]) -> None:
+        """Stop every task (Ctrl-C): the workers are killed, nothing waits for them."""
+        del refs
+        if self._pool is not None:
+            for process in list(getattr(self._pool, "_processes", {}).values()):
+                with contextlib.suppress(Exception):
+                    process.kill()
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        shutil.rmtree(self._spool, ignore_errors=True)
+
+
+def _run_inline(fn: Callable, args: tuple, paths: list[str]) -> None:
+    out = fn(*(_load(a) if isinstance(a, _Ref) else a for a in args))
+    for result, path in zip(out if len(paths) > 1 else (out,), paths):
+        with open(path, "wb") as f:
+            pickle.dump(result, f, protocol=5)
+
+
+class RayEngine:
+    """The tasks on a Ray cluster: ``address`` a running one (``ray start --head`` prints
+    it), None a local one started here (and stopped by :meth:`close`). A task whose worker
+    dies is run again by Ray (``retries`` times)."""
+
+    name = "ray"
+
+    def __init__(self, address: str | None = None, *, retries: int = 3,
+                 object_store_gib: float | None = 4.0):
+        from .judge.scale import start_ray
+
+        # Chunks and partitions pass through the object store of a local cluster; beyond
+        # its size Ray spills them to disk, so a larger corpus needs no more memory.
+        self.ray, self._started = start_ray(address, object_store_gib=object_store_gib)
+        self.retries, self.address = retries, address or "local"
+        self._remote: dict[tuple[Callable, int], Any] = {}
+
+    def submit(self, fn: Callable, *args: Any, returns: int = 1) -> Any:
+        key = (fn, returns)
+        if key not in self._remote:
+            self._remote[key] = self.ray.remote(num_cpus=1, num_returns=returns,
+                                                max_retries=self.retries)(fn)
+        return self._remote[key].remote(*args)
+
+    def get(self, ref: Any) -> Any:
+        return self.ray.get(ref)
+
+    def done(self, refs: Sequence[Any]) -> Iterator[int]:
+        """The positions of ``refs`` as their tasks finish."""
+        where = {ref: n for n, ref in enumerate(refs)}
+        pending = list(refs)
+        while pending:
+            ready, pending = self.ray.wait(pending, num_returns=1)
+            yield from (where[ref] for ref in ready)
+
+    def cancel(self, refs: Iterable[Any]) -> None:
+        for ref in refs:
+            with contextlib.suppress(Exception):
+                self.ray.cancel(ref, force=True)
+
+    def close(self) -> None:
+        if self._started and self.ray.is_initialized():
+            self.ray.shutdown()
+
+
+def make_engine(name: str = "local", *, address: str | None = None,
+                processes: int | None = None) -> LocalEngine | RayEngine:
+    """The engine ``--engine`` names: ``local`` (a pool of ``processes``) or ``ray`` (the
+    cluster at ``address``; a local one when None)."""
+    if name == "ray":
+        return RayEngine(address)
+    if name == "local":
+        return LocalEngine(processes)
+    from .errors import UsageError
+
+    raise UsageError(f"unknown engine {name!r}; choose local or ray")
