@@ -214,6 +214,8 @@ def _candidates(k: int, para_judge: Judge, reviewed: set[tuple[str, str]],
     from .graph.evidence import compared, fact_candidates
     from .graph.translation import para_verdict
 
+    started = time.perf_counter()
+
     first: dict[str, str] = {}
     keys: dict[str, set[str]] = {}
     statements: dict[str, bytes] = {}
@@ -262,7 +264,8 @@ def _candidates(k: int, para_judge: Judge, reviewed: set[tuple[str, str]],
         else:
             inert.append((u, v))
     # As integers (the driver holds no more): each pair's two sentence hashes.
-    return {"live": _pair_hashes(live), "inert": _pair_hashes(inert), "cross": len(pairs)}
+    return {"live": _pair_hashes(live), "inert": _pair_hashes(inert), "cross": len(pairs),
+            "seconds": time.perf_counter() - started}
 
 
 def _pair_hashes(pairs: list[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
@@ -636,6 +639,7 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
                              # workers) and the driver's wall-clock seconds.
                              "task_seconds": {
                                  "scan": round(sum(p["seconds"] for p in places), 2),
+                                 "candidates": round(found["seconds"], 2),
                                  "check": round(sum(r["seconds"] for r in results), 2),
                                  "largest_check": round(max((r["seconds"] for r in results),
                                                             default=0.0), 2)},
@@ -660,6 +664,9 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
                 aligned_format=aligned_format, progress=progress)
         timings["write"] = time.perf_counter() - started
         summary["engine"]["wall_seconds"]["write"] = round(timings["write"], 2)
+        # summary.json again, with the time its writing took (a few kB).
+        _write_lines(Path(out) / "summary.json",
+                     [json.dumps(summary, indent=2, ensure_ascii=False) + "\n"])
         return PartitionedResult(summary, report, sum(r["open"] for r in results), timings,
                                  whole)
     except BaseException:
@@ -719,7 +726,7 @@ def _find_candidates(engine: Any, chunks: list[Any], places: list[dict], k: int,
     # In bucket order: the same plan whatever order the tasks end in.
     return {kind: tuple(np.concatenate([f[kind][k] for f in found] or [empty])
                         for k in (0, 1)) for kind in ("live", "inert")} | {
-        "cross": sum(f["cross"] for f in found)}
+        "cross": sum(f["cross"] for f in found), "seconds": sum(f["seconds"] for f in found)}
 
 
 def _route(found: dict, places: list[dict], assignment: list[np.ndarray],
