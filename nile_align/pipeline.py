@@ -74,7 +74,7 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
     temporary folder, removed; the flags and the graph stay in the result).
 
     ``scorer``: a Scorer or a score function (a, b) -> scores, for the scores that are
-    computed (``scores``: :data:`nile_align.graph.translation.SCORES`); ``judge``/
+    computed (None, with no judge given: no model, the facts decide) (``scores``: :data:`nile_align.graph.translation.SCORES`); ``judge``/
     ``threshold``: what a score is worth (default: the model's calibrations, see
     :func:`~nile_align.graph.translation.resolve_judges`); ``signature``: the scores'
     (default: the scorer's; given where no score is computed and the model is not kept).
@@ -93,6 +93,11 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
 
     if decisions is not None and not isinstance(decisions, Decisions):
         decisions = Decisions(align=list(decisions))
+    if scorer is None and judge is None and para_judge is None:
+        # No model: the facts decide (what the embedded model's calibrations say too).
+        judge = Judge(0.0, counts=False, source="no model")
+        para_judge = Judge(0.0, counts=False, source="no model", kind="nl-nl")
+        signature = signature or "no-model"
     if judge is None or para_judge is None or signature is None:
         judge, para_judge, signed = resolve_judges(
             scorer if scorer is not None else _no_scorer, template, threshold=threshold,

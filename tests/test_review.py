@@ -241,6 +241,21 @@ def test_tty_mode_decides_with_the_same_keys(out, monkeypatch):
     assert "Guests may not transfer files" in text and "for endpoint('guests')" in text
 
 
+def test_tty_mode_stops_at_the_end_of_its_input_keeping_what_was_decided(out, monkeypatch):
+    from rich.console import Console
+
+    from nile_align.review.terminal import review_tty
+
+    screen = io.StringIO()
+    # reject, naming sentence 2, with a note; then the input runs dry mid-question.
+    monkeypatch.setattr("sys.stdin", io.StringIO("r\n2\nwrong one\ne\n"))
+    with ReviewStore(out) as store:
+        made = review_tty(store, reviewer="ops", console=Console(file=screen, width=120))
+        history = store.history()
+    assert made == 1 and [d["status"] for d in history] == ["rejected"]
+    assert "end of input: stopped" in screen.getvalue()
+
+
 def test_tty_mode_shows_an_uncertain_flag_with_its_reasons(out, monkeypatch):
     from rich.console import Console
 

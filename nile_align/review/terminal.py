@@ -82,18 +82,29 @@ def _show(console: Any, f: dict, counts: dict) -> None:
 
 
 def review_tty(store: ReviewStore, *, reviewer: str, console: Any = None) -> int:
-    """Work through the open flags of ``store`` interactively; returns the decisions made."""
+    """Work through the open flags of ``store`` interactively; returns the decisions made.
+    The end of the input (a pipe run dry, Ctrl-D) stops it as q does: every decision made
+    is already stored."""
     from rich.console import Console
+
+    console = console or Console(highlight=False)
+    made = [0]
+    try:
+        _review_tty(store, reviewer, console, made)
+    except EOFError:
+        console.print("\nend of input: stopped")
+    return made[0]
+
+
+def _review_tty(store: ReviewStore, reviewer: str, console: Any, made: list[int]) -> None:
     from rich.markup import escape
     from rich.prompt import Prompt
 
-    console = console or Console(highlight=False)
-    made = 0
     current = store.next_open()
     while True:
         if current is None:
             console.print("[bold green]no open flags left[/]")
-            return made
+            return
         f = store.flag(current)
         _show(console, f, store.counts())
         fix = bool(f.get("suggested_nile"))
@@ -104,7 +115,7 @@ def review_tty(store: ReviewStore, *, reviewer: str, console: Any = None) -> int
                          choices=["a", "r", "e", *(["f"] if fix else []), "s", "n", "u", "q"],
                          console=console)
         if key == "q":
-            return made
+            return
         if key == "n":
             current = store.next_open(after=current) or current
             continue
@@ -143,6 +154,6 @@ def review_tty(store: ReviewStore, *, reviewer: str, console: Any = None) -> int
         except UsageError as e:
             console.print(f"[red]not saved: {e}[/]")
             continue
-        made += 1
+        made[0] += 1
         console.print(f"[green]{d['status']}[/] by {d['reviewer']}")
         current = store.next_open(after=current)
