@@ -250,13 +250,16 @@ class RayEngine:
 
 
 def make_engine(name: str = "local", *, address: str | None = None,
-                processes: int | None = None) -> LocalEngine | RayEngine:
-    """The engine ``--engine`` names: ``local`` (a pool of ``processes``) or ``ray`` (the
-    cluster at ``address``; a local one when None)."""
+                processes: int | None = None,
+                spool: str | Path | None = None) -> LocalEngine | RayEngine:
+    """The engine ``--engine`` names: ``local`` (a pool of ``processes``, its results in a
+    folder under ``spool``) or ``ray`` (the cluster at ``address``; a local one when None)."""
     if name == "ray":
         return RayEngine(address)
     if name == "local":
-        return LocalEngine(processes)
+        if spool is not None:
+            Path(spool).mkdir(parents=True, exist_ok=True)
+        return LocalEngine(processes, spool=spool)
     from .errors import UsageError
 
     raise UsageError(f"unknown engine {name!r}; choose local or ray")

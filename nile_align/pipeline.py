@@ -74,8 +74,9 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
     temporary folder, removed; the flags and the graph stay in the result).
 
     ``scorer``: a Scorer or a score function (a, b) -> scores, for the scores that are
-    computed (None, with no judge given: no model, the facts decide) (``scores``: :data:`nile_align.graph.translation.SCORES`); ``judge``/
-    ``threshold``: what a score is worth (default: the model's calibrations, see
+    computed (``scores``: :data:`nile_align.graph.translation.SCORES`; None, with no judge
+    given: no model, the facts decide); ``judge``/``threshold``: what a score is worth
+    (default: the model's calibrations, see
     :func:`~nile_align.graph.translation.resolve_judges`); ``signature``: the scores'
     (default: the scorer's; given where no score is computed and the model is not kept).
     ``engine``: where the partitions run (:mod:`nile_align.engines`; default a pool of this
@@ -104,10 +105,11 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
             judge=judge, para_judge=para_judge)
         signature = signature or signed
     own = engine is None
-    if own:
-        engine = LocalEngine(1 if _small(corpus) else cores())
     kept = out is not None
     folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="nile-align-check-"))
+    if own:  # its spool beside the outputs: a corpus' readings need the room they will need
+        folder.mkdir(parents=True, exist_ok=True)
+        engine = LocalEngine(1 if _small(corpus) else cores(), spool=folder)
     try:
         result = run_partitioned(
             corpus, out=folder, engine=engine, columns=columns or PairColumns(), judge=judge,

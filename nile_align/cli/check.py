@@ -160,7 +160,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     # Where scores are computed, each task's process loads the model once; this one never.
     scorer = LazyScorer(options) if any(computed_scores(judge, para_judge, args.scores)) \
         else None
-    engine = make_engine(args.engine, address=args.address, processes=args.workers)
+    engine = make_engine(args.engine, address=args.address, processes=args.workers,
+                         spool=args.out)  # the readings between passes, beside the outputs
     if args.stage_lines:
         say(f"[2/3] check: load, read and check the corpus as partitions "
             f"({engine.name} engine)", args)
