@@ -20,13 +20,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["TASKS_PER_WORKER", "LocalEngine", "RayEngine", "cores", "make_engine"]
+__all__ = ["TASKS_PER_WORKER", "LocalEngine", "RayEngine", "cores", "ignore_interrupt",
+           "make_engine", "stop"]
 
 
 #: Tasks a worker process runs before a fresh one replaces it: what a process keeps between
 #: tasks (the caches of parsed intents and word forms, the allocator's unreturned pages)
 #: stays bounded however large the corpus.
 TASKS_PER_WORKER = 16
+
+
+def ignore_interrupt() -> None:
+    """A worker leaves Ctrl-C to the process that started it, which stops every worker and
+    says so once (a worker's own KeyboardInterrupt would print a traceback)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def stop(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: its workers killed, nothing waited for (Ctrl-C)."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(Exception):
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def cores() -> int:
@@ -125,6 +142,7 @@ class LocalEngine:
                 else "spawn"
             self._pool = ProcessPoolExecutor(self.processes,
                                              mp_context=multiprocessing.get_context(method),
+                                             initializer=ignore_interrupt,
                                              max_tasks_per_child=TASKS_PER_WORKER)
         return self._pool
 
@@ -183,10 +201,7 @@ class LocalEngine:
         """Stop every task (Ctrl-C): the workers are killed, nothing waits for them."""
         del refs
         if self._pool is not None:
-            for process in list(getattr(self._pool, "_processes", {}).values()):
-                with contextlib.suppress(Exception):
-                    process.kill()
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop(self._pool)
             self._pool = None
 
     def close(self) -> None:

@@ -201,8 +201,16 @@ def _judges_apart(args: argparse.Namespace) -> tuple:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+    from ..engines import ignore_interrupt, stop
+
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=ignore_interrupt)
+    try:
         *made, said = pool.submit(_judges, args).result()
+    except BaseException:  # Ctrl-C, or the model failing to load: nothing waits for it
+        stop(pool)
+        raise
+    pool.shutdown()
     log = logging.getLogger("nile_align")
     for level, message in said:
         log.log(level, "%s", message)
