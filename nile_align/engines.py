@@ -61,12 +61,16 @@ class _Ref:
 
 
 def _run(payload: bytes) -> None:
-    """A local task in a worker: its arguments loaded (a :class:`_Ref` from its file), the
-    function run, each result written to its file under a temporary name, renamed when
-    complete (a worker killed mid-write leaves no result that looks whole)."""
+    """A local task in a worker: :func:`_execute` of its pickled function and arguments."""
     import cloudpickle
 
-    fn, args, paths = cloudpickle.loads(payload)
+    _execute(*cloudpickle.loads(payload))
+
+
+def _execute(fn: Callable, args: tuple, paths: list[str]) -> None:
+    """A local task: its arguments loaded (a :class:`_Ref` from its file), the function run,
+    each result written to its file under a temporary name, renamed when complete (a worker
+    killed mid-write leaves no result that looks whole)."""
     out = fn(*(_load(a) if isinstance(a, _Ref) else a for a in args))
     for result, path in zip(out if len(paths) > 1 else (out,), paths):
         partial = f"{path}.partial"
@@ -116,7 +120,7 @@ class LocalEngine:
         if self.processes == 1:
             future: Future = Future()
             try:
-                _run_inline(fn, args, paths)
+                _execute(fn, args, paths)
                 future.set_result(None)
             except BaseException as e:  # raised where the result is asked for
                 if isinstance(e, KeyboardInterrupt):
@@ -209,13 +213,6 @@ class LocalEngine:
             self._pool.shutdown(wait=True)
             self._pool = None
         shutil.rmtree(self._spool, ignore_errors=True)
-
-
-def _run_inline(fn: Callable, args: tuple, paths: list[str]) -> None:
-    out = fn(*(_load(a) if isinstance(a, _Ref) else a for a in args))
-    for result, path in zip(out if len(paths) > 1 else (out,), paths):
-        with open(path, "wb") as f:
-            pickle.dump(result, f, protocol=5)
 
 
 class RayEngine:

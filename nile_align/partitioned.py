@@ -56,11 +56,14 @@ from .judge.verdict import Judge
 from .report import (
     ALIGNED_FORMATS,
     GRAPH_FILES_EDGES,
+    aligned_header,
     aligned_lines,
     aligned_records,
     alignment_records,
+    atomic_file,
     write_parts,
     write_streams,
+    writes_graph,
 )
 from .review.store import evidence_hash
 from .runtime import collector_paused
@@ -330,12 +333,10 @@ def _key(key: tuple) -> str:
 
 
 def _write_lines(path: Path, lines: Iterable[str], header: str = "") -> None:
-    """Lines into ``path``, whole or not at all (a temporary name, renamed when complete)."""
-    partial = path.with_name(path.name + ".partial")
-    with open(partial, "w", encoding="utf-8", newline="") as f:
+    """Lines into ``path``, whole or not at all (:func:`nile_align.report.atomic_file`)."""
+    with atomic_file(path) as f:
         f.write(header)
         f.writelines(lines)
-    os.replace(partial, path)
 
 
 def _cross_facts(corpus: Any, known: KnownFacts, cross: tuple[np.ndarray, np.ndarray],
@@ -394,11 +395,10 @@ def _check_partition(settings: _Settings, n: int, cross: tuple[np.ndarray, np.nd
                       for key, f in ordered]
     where = Path(settings.where)
     if settings.layout == "parts":
-        name, columns = ALIGNED_FORMATS[settings.aligned_format]
-        header = next(aligned_lines([dict(zip(columns, columns))], settings.aligned_format))
+        table = Path(ALIGNED_FORMATS[settings.aligned_format][0]).suffix  # .csv or .tsv
         for kind, lines, suffix, head in (
                 ("alignments", alignments, ".jsonl", ""), ("flags", flag_lines, ".jsonl", ""),
-                (name.split(".")[0], aligned, "." + name.split(".")[1], header)):
+                ("aligned", aligned, table, aligned_header(settings.aligned_format))):
             _write_lines(where / kind / f"part-{n:05d}{suffix}", (line for _, line in lines),
                          head)
     else:
@@ -409,7 +409,8 @@ def _check_partition(settings: _Settings, n: int, cross: tuple[np.ndarray, np.nd
         del g.graph[k]
     graph = g if settings.keep_graph else None
     result = {"counts": counts, "meta": summary_meta(g), "edges": g.number_of_edges(),
-              "alignment_rows": len(alignments), "invalid": g.graph["invalid"],
+              "alignment_rows": len(alignments), "aligned_rows": len(aligned),
+              "invalid": g.graph["invalid"],
               "pairs": len(corpus), "open": sum(f.status == "open" for f in flags),
               "where": socket.gethostname(), "pid": os.getpid(),
               "seconds": time.perf_counter() - started}
@@ -588,7 +589,7 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
                                            corpus["pairs"] <= 4 * GRAPH_FILES_EDGES)
         where = Path(out) if layout == "parts" else spool
         if layout == "parts":
-            for kind in ("alignments", "flags", ALIGNED_FORMATS[aligned_format][0].split(".")[0]):
+            for kind in ("alignments", "flags", "aligned"):
                 shutil.rmtree(where / kind, ignore_errors=True)  # a previous run's parts
                 (where / kind).mkdir(parents=True)
         settings = _Settings(template, signature, judge, para_judge, candidates, max_hops,
@@ -647,12 +648,13 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
         edges = sum(r["edges"] for r in results) + spanning
         # The whole graph, fetched only where the graph files are written (up to their size
         # limit, or on request).
-        whole = _whole(engine, graphs, results, corpus) if keep and (
-            graph_files == "always" or edges <= GRAPH_FILES_EDGES) else None
+        whole = _whole(engine, graphs, results, corpus) if keep and writes_graph(
+            edges, graph_files) else None
 
         if layout == "parts":
             report = write_parts(out, summary, parts=parts,
                                  alignment_rows=sum(r["alignment_rows"] for r in results),
+                                 aligned_pairs=sum(r["aligned_rows"] for r in results),
                                  edges=edges, graph=lambda: whole, graph_files=graph_files,
                                  aligned_format=aligned_format)
         else:
@@ -769,6 +771,7 @@ def _merged(spool: Path, kind: str, parts: int) -> Iterator[str]:
     finally:
         for f in files:
             f.close()
+
 
 
 def _whole(engine: Any, graphs: list[Any], results: list[dict], corpus: dict) -> Any:

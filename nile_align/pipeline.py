@@ -4,7 +4,6 @@ check, write the outputs, as partitions on an engine (:mod:`nile_align.partition
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from .graph.checker import Flag
 from .graph.decisions import Decisions
 from .judge.verdict import Judge
 from .partitioned import CHUNK_ROWS, PARTITION_ROWS, run_partitioned
-from .report import part_files
+from .review.store import read_flags
 
 __all__ = ["CheckResult", "run_check"]
 
@@ -45,16 +44,12 @@ class CheckResult:
     def flags(self) -> list[Flag]:
         """Every flag, in the queue's order (read from the output folder)."""
         if self._flags is None:
-            self._flags = _read_flags(self.out) if self.out is not None else []
+            self._flags = _flags(self.out) if self.out is not None else []
         return self._flags
 
 
-def _read_flags(out: Path) -> list[Flag]:
-    flags = []
-    for path in part_files(out, "flags"):
-        with path.open(encoding="utf-8") as f:
-            flags += [Flag(**json.loads(line)) for line in f if line.strip()]
-    return flags
+def _flags(out: Path) -> list[Flag]:
+    return [Flag(**f) for f in read_flags(out)]
 
 
 def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
@@ -124,7 +119,7 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
                               result.open_flags, result.timings, result.graph,
                               folder if kept else None)
         if not kept:
-            checked._flags = _read_flags(folder)
+            checked._flags = _flags(folder)
         return checked
     finally:
         if own:

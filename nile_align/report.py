@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import html
 import io
+import itertools
 import json
 import logging
 import os
@@ -121,11 +122,17 @@ def write_aligned(g: nx.Graph, out: Path, fmt: str = "csv") -> tuple[Path, int]:
     return _write_aligned(out, aligned_lines(aligned_records(g), fmt), fmt)
 
 
+def aligned_header(fmt: str = "csv") -> str:
+    """The first line of the aligned corpus' file (:data:`ALIGNED_FORMATS`): its columns."""
+    columns = ALIGNED_FORMATS[fmt][1]
+    return next(aligned_lines([dict(zip(columns, columns))], fmt))
+
+
 def _write_aligned(out: Path, lines: Iterable[str], fmt: str) -> tuple[Path, int]:
-    name, columns = ALIGNED_FORMATS[fmt]
+    name = ALIGNED_FORMATS[fmt][0]
     n = 0
     with atomic_file(out / name) as f:
-        f.write(next(aligned_lines([dict(zip(columns, columns))], fmt)))
+        f.write(aligned_header(fmt))
         for line in lines:
             f.write(line)
             n += 1
@@ -192,36 +199,52 @@ def write_streams(out: str | Path, summary: dict, *, alignments: Iterable[str],
             if len(rows) < REPORT_ROWS:
                 rows.append(json.loads(line))
             bar.update()
-    shown: list[Flag] = []
-    per_rule: dict[str, int] = {}
+    shown = _Shown()
     with atomic_file(out / "flags.jsonl") as f:
         for line in flags:
             f.write(line)
-            rule = line[line.index('"rule": "') + 9:].split('"', 1)[0]
-            per_rule[rule] = per_rule.get(rule, 0) + 1
-            if per_rule[rule] <= REPORT_FLAGS:
-                shown.append(Flag(**json.loads(line)))
+            shown.see(line)
     written, pairs = _write_aligned(out, aligned, aligned_format)
     for other, _ in ALIGNED_FORMATS.values():
         if other != written.name and (out / other).exists():
             (out / other).unlink()  # a previous run's corpus in the other format
-    for kind in ("alignments", "flags", *(n.split(".")[0] for n, _ in ALIGNED_FORMATS.values())):
+    for kind in ("alignments", "flags", "aligned"):
         if (out / kind).is_dir():
             shutil.rmtree(out / kind)  # a previous run's parts
     summary["outputs"] = {"alignment_rows": alignment_rows, "aligned": written.name,
                           "aligned_pairs": pairs}
     _graph_files(out, summary, edges, graph, graphml, graph_files)
     report = out / "report.html"
-    _write_atomic(report, render_html(summary, shown, rows))
+    _write_atomic(report, render_html(summary, shown.flags, rows))
     return report
+
+
+class _Shown:
+    """The flags the report shows: the first :data:`REPORT_FLAGS` of each rule, of the
+    lines of flags.jsonl seen in order (only those are parsed)."""
+
+    def __init__(self) -> None:
+        self.flags: list[Flag] = []
+        self._per_rule: dict[str, int] = {}
+
+    def see(self, line: str) -> None:
+        rule = line[line.index('"rule": "') + 9:].split('"', 1)[0]
+        self._per_rule[rule] = self._per_rule.get(rule, 0) + 1
+        if self._per_rule[rule] <= REPORT_FLAGS:
+            self.flags.append(Flag(**json.loads(line)))
+
+
+def writes_graph(edges: int, graph_files: str) -> bool:
+    """Whether a check of ``edges`` edges writes graph.json and graph.graphml:
+    ``graph_files`` ``always``, or ``auto`` up to :data:`GRAPH_FILES_EDGES` edges."""
+    return graph_files == "always" or (graph_files == "auto" and edges <= GRAPH_FILES_EDGES)
 
 
 def _graph_files(out: Path, summary: dict, edges: int, graph: Callable[[], nx.Graph | None],
                  graphml: bool, graph_files: str) -> None:
     """summary.json, then graph.json and graph.graphml where ``graph_files`` says (a
     previous run's removed where they are not written)."""
-    write_graph = graph_files == "always" or (graph_files == "auto" and
-                                              edges <= GRAPH_FILES_EDGES)
+    write_graph = writes_graph(edges, graph_files)
     skipped = f"skipped: {edges:,} edges, more than {GRAPH_FILES_EDGES:,} (--graph-files " \
         f"always writes them)" if graph_files == "auto" else "skipped (--graph-files never)"
     summary["outputs"]["graph_files"] = "written" if write_graph else skipped
@@ -252,55 +275,42 @@ def _graph_files(out: Path, summary: dict, edges: int, graph: Callable[[], nx.Gr
 
 
 def part_files(out: str | Path, kind: str) -> list[Path]:
-    """The files of an output of ``kind`` (alignments, flags, aligned): the single file, or
-    the parts of its folder in partition order (a check written as parts)."""
+    """The files of a JSON Lines output of ``kind`` (alignments, flags): the single file,
+    or the parts of its folder in partition order (a check written as parts)."""
     out = Path(out)
-    single = [out / f"{kind}.jsonl"] if kind != "aligned" else \
-        [out / name for name, _ in ALIGNED_FORMATS.values()]
-    return [p for p in single if p.is_file()] or sorted((out / kind).glob("part-*"))
+    single = out / f"{kind}.jsonl"
+    return [single] if single.is_file() else sorted((out / kind).glob("part-*.jsonl"))
 
 
 def write_parts(out: str | Path, summary: dict, *, parts: int, alignment_rows: int,
-                edges: int, graph: Callable[[], nx.Graph | None], graph_files: str = "auto",
-                aligned_format: str = "csv") -> Path:
+                aligned_pairs: int, edges: int, graph: Callable[[], nx.Graph | None],
+                graph_files: str = "auto", aligned_format: str = "csv") -> Path:
     """What ties the parts of a check together, once its partitions have written their own
     (a folder per kind, a file per partition): summary.json, the graph files and the report,
     whose first rows and flags are read from the parts; returns the report's path. A
     previous run's single files are removed."""
     out = Path(out)
-    name = ALIGNED_FORMATS[aligned_format][0]
-    for single in ("alignments.jsonl", "flags.jsonl", *ALIGNED_FORMATS):
-        path = out / (single if "." in single else ALIGNED_FORMATS[single][0])
-        if path.exists():
-            path.unlink()
-    rows: list[dict] = []
-    for path in part_files(out, "alignments"):
-        with path.open(encoding="utf-8") as f:
-            for line in f:
-                if len(rows) == REPORT_ROWS:
-                    break
-                rows.append(json.loads(line))
-        if len(rows) == REPORT_ROWS:
-            break
-    shown: list[Flag] = []
-    per_rule: dict[str, int] = {}
-    for path in part_files(out, "flags"):
-        with path.open(encoding="utf-8") as f:
-            for line in f:
-                rule = line[line.index('"rule": "') + 9:].split('"', 1)[0]
-                per_rule[rule] = per_rule.get(rule, 0) + 1
-                if per_rule[rule] <= REPORT_FLAGS:
-                    shown.append(Flag(**json.loads(line)))
-    pairs = 0
-    for path in sorted((out / name.split(".")[0]).glob("part-*")):
-        with path.open("rb") as f:
-            pairs += sum(1 for _ in f) - 1  # less its header
+    for name in ("alignments.jsonl", "flags.jsonl", *(n for n, _ in ALIGNED_FORMATS.values())):
+        if (out / name).exists():
+            (out / name).unlink()
+    rows = [json.loads(line) for line in
+            itertools.islice(_lines_of(part_files(out, "alignments")), REPORT_ROWS)]
+    shown = _Shown()
+    for line in _lines_of(part_files(out, "flags")):
+        shown.see(line)
     summary["outputs"] = {"layout": "parts", "parts": parts, "alignment_rows": alignment_rows,
-                          "aligned": name.split(".")[0] + "/", "aligned_pairs": pairs}
+                          "aligned": "aligned/", "aligned_pairs": aligned_pairs}
     _graph_files(out, summary, edges, graph, True, graph_files)
     report = out / "report.html"
-    _write_atomic(report, render_html(summary, shown, rows))
+    _write_atomic(report, render_html(summary, shown.flags, rows))
     return report
+
+
+def _lines_of(paths: Iterable[Path]) -> Iterator[str]:
+    """The lines of files, one file after the other, read as they are asked for."""
+    for path in paths:
+        with path.open(encoding="utf-8") as f:
+            yield from f
 
 
 def _scalar(value):

@@ -384,9 +384,6 @@ def _aside(r: Reading, span: tuple[int, int]) -> bool:
         for c in r.english.fact_cues for h in r.cues(c))
 
 
-_SENTENCE_END = re.compile(r"[.?!](?:\s|$)|\n")
-
-
 def _added_unknown(ctx: _Context, claimed: list[Mention], intent: Intent) -> list[Finding]:
     """Names the vocabulary does not know, listed with the intent's items or targets
     ("Net2Phone and Skype", "the dorms and Rockefeller Hall") or standing where a path end

@@ -806,12 +806,12 @@ class Reading:
         """The verb of a request that names no item of its own ("can't get POP3 or
         Battlenet, pls permit both"): it asks for what the clauses before it reported, so it
         decides their polarity. None where no such request is made."""
-        for a, b in self.clauses[1:]:
+        for k, (a, b) in enumerate(self.clauses[1:], 1):
             asked = self.first("request", a, b)
             if asked is None or any(a <= m.span[0] < b for m in self.mentions
                                     if m.categories & ITEMS):
                 continue
-            hit = self._clause_verb(family, self.clauses.index((a, b)))
+            hit = self._clause_verb(family, k)
             # The verb asked for follows the request ("pls permit", "could you please
             # unblock"), not one in a clause of its own ("please call if it doesn't work").
             if hit is not None and len(self.text[asked.end:hit.start].split()) <= 1:

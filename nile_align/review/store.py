@@ -46,7 +46,7 @@ from ..errors import CorpusError, UsageError
 from ..graph.decisions import Decisions
 
 __all__ = ["ACTIONS", "Decisions", "ReviewStore", "STORE_NAME", "evidence_hash",
-           "format_records", "load_decisions", "nile_spans", "suggestion_diff",
+           "format_records", "load_decisions", "nile_spans", "read_flags", "suggestion_diff",
            "suggestion_edit"]
 
 STORE_NAME = "review.sqlite"
@@ -108,9 +108,10 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _read_flags(folder: Path) -> list[dict]:
+def read_flags(folder: str | Path) -> list[dict]:
     """The flags of a check's output folder: flags.jsonl, or the parts of flags/ (a check
-    written as parts, ``--output-layout parts``), each part in the queue's order."""
+    written as parts, ``--output-layout parts``), in the queue's order."""
+    folder = Path(folder)
     paths = [folder / "flags.jsonl"] if (folder / "flags.jsonl").is_file() else \
         sorted((folder / "flags").glob("part-*.jsonl"))
     if not paths:
@@ -213,7 +214,7 @@ class ReviewStore:
         self.path = Path(path) if path else self.folder / STORE_NAME
         if not import_flags and not self.path.is_file():
             raise CorpusError(f"{self.path}: no review store here")
-        flags = _read_flags(self.folder) if import_flags else []
+        flags = read_flags(self.folder) if import_flags else []
         self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA journal_mode=WAL")
