@@ -404,7 +404,10 @@ def _check_partition(settings: _Settings, n: int, cross: tuple[np.ndarray, np.nd
     else:
         for kind, lines in (("alignments", alignments), ("aligned", aligned),
                             ("flags", flag_lines)):
-            _write_lines(where / f"{kind}-{n}", (_key(k) + "\t" + line for k, line in lines))
+            # Each line after its key, ended by _END: a line of the aligned corpus may hold
+            # line breaks (a sentence quoted in CSV).
+            _write_lines(where / f"{kind}-{n}",
+                         (_key(k) + "\t" + line + _END for k, line in lines))
     for k in [k for k in g.graph if k.startswith("_")]:
         del g.graph[k]
     graph = g if settings.keep_graph else None
@@ -765,13 +768,26 @@ def _merged(spool: Path, kind: str, parts: int) -> Iterator[str]:
     line is parsed): the order of the corpus."""
     files = [open(spool / f"{kind}-{n}", encoding="utf-8", newline="") for n in range(parts)]
     try:
-        keyed = ((line.split("\t", 1) for line in f) for f in files)
+        keyed = ((record.split("\t", 1) for record in _records(f)) for f in files)
         for _, line in heapq.merge(*keyed, key=lambda kl: kl[0]):
             yield line
     finally:
         for f in files:
             f.close()
 
+
+#: What ends a keyed line in a partition's file: NUL then a line break, in no key (a key
+#: holds NULs but no line break) and in no line (JSON escapes NUL; English has none).
+_END = "\0\n"
+
+
+def _records(f: Any, block: int = 1 << 20) -> Iterator[str]:
+    """The keyed lines of a partition's file (each ended by :data:`_END`), read a block at
+    a time."""
+    rest = ""
+    while text := f.read(block):
+        *ended, rest = (rest + text).split(_END)
+        yield from ended
 
 
 def _whole(engine: Any, graphs: list[Any], results: list[dict], corpus: dict) -> Any:

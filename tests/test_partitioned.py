@@ -127,6 +127,23 @@ def test_a_worker_killed_mid_run_is_replaced_with_identical_outputs(tmp_path):
     assert_same_outputs(tmp_path / "one", tmp_path / "pool")
 
 
+def test_a_sentence_with_line_breaks_keeps_its_row_across_partitions(tmp_path):
+    """An email's or a ticket's English holds line breaks, which CSV quotes: merged from
+    several partitions, every row of the aligned corpus is still one record."""
+    mail = "Hi team,\n\nPlease block FTP for guests.\n\nThanks"
+    frame = pd.DataFrame({
+        "nile": ["for endpoint('guests') block protocol('ftp')"] * 2
+        + ["for group('staff') allow protocol('ssh')"] * 2,
+        "text": [mail, "Block FTP for guests", "Staff may use SSH", "SSH is allowed for staff"]})
+    one = checked(frame, tmp_path / "one")
+    many = checked(frame, tmp_path / "many", partition_rows=1)
+    assert many.summary["engine"]["partitions"] == 2 and one.summary["engine"]["partitions"] == 1
+    assert_same_outputs(tmp_path / "one", tmp_path / "many")
+    aligned = pd.read_csv(tmp_path / "many" / "aligned.csv")
+    assert len(aligned) == many.summary["outputs"]["aligned_pairs"] == 4
+    assert mail in set(aligned["text"])
+
+
 def test_parts_hold_the_lines_of_the_files(tmp_path):
     """--output-layout parts: a folder per kind, a file per partition; together, the lines
     of the single files (in partition order: a partition's lines keep their corpus order);
