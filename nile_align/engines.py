@@ -52,6 +52,18 @@ def cores() -> int:
         (os.cpu_count() or 1)
 
 
+class _Pool(ProcessPoolExecutor):
+    """A process pool whose workers, each leaving after ``max_tasks_per_child`` tasks, are
+    always replaced. Python 3.11 to 3.13 can leave the pool with no worker and its queued
+    tasks waiting forever (CPython gh-115634: the replacement trusts a count of idle workers
+    that a worker which has left may still hold); this pool replaces a worker whenever it
+    has fewer than it was given, which is what the fixed versions do."""
+
+    def _adjust_process_count(self) -> None:
+        if len(self._processes) < self._max_workers:  # type: ignore[attr-defined]
+            self._spawn_process()  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True)
 class _Ref:
     """A result of a local task: the file it is written to, and the task that writes it."""
@@ -144,10 +156,9 @@ class LocalEngine:
             # started threads (a model's, OpenMP's) that a forked child would wait on.
             method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
                 else "spawn"
-            self._pool = ProcessPoolExecutor(self.processes,
-                                             mp_context=multiprocessing.get_context(method),
-                                             initializer=ignore_interrupt,
-                                             max_tasks_per_child=TASKS_PER_WORKER)
+            self._pool = _Pool(self.processes, mp_context=multiprocessing.get_context(method),
+                               initializer=ignore_interrupt,
+                               max_tasks_per_child=TASKS_PER_WORKER)
         return self._pool
 
     # --- results ----------------------------------------------------------------------------

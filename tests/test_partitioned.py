@@ -11,6 +11,8 @@ import importlib.util
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -20,7 +22,7 @@ import pandas as pd
 import pytest
 
 from nile_align.corpus import PairColumns, iter_pair_chunks, load_pairs, pairs_of
-from nile_align.engines import LocalEngine, RayEngine
+from nile_align.engines import TASKS_PER_WORKER, LocalEngine, RayEngine
 from nile_align.errors import UsageError
 from nile_align.graph.decisions import Decisions
 from nile_align.graph.translation import build_graph, sentence_id
@@ -97,6 +99,24 @@ def test_a_pool_of_processes_gives_the_outputs_of_this_process(tmp_path):
         pool.close()
     assert result.summary["engine"]["partitions"] >= 5
     assert_same_outputs(tmp_path / "one", tmp_path / "pool")
+
+
+def test_the_pool_runs_every_task_when_its_workers_leave_after_their_share():
+    """A backlog of tasks many times the workers' share: each worker leaves after
+    TASKS_PER_WORKER tasks and a fresh one replaces it, and every task runs (Python 3.11's
+    own pool could be left with no worker, waiting forever: CPython gh-115634). In a
+    process of its own, so a pool that hangs fails the test instead of stopping the suite."""
+    code = ("import os\n"
+            "from nile_align.engines import LocalEngine, TASKS_PER_WORKER\n"
+            "engine = LocalEngine(2)\n"
+            "refs = [engine.submit(os.getpid) for _ in range(5 * 2 * TASKS_PER_WORKER)]\n"
+            "pids = [engine.get(r) for r in refs]\n"
+            "engine.close()\n"
+            "print(len(pids), len(set(pids)))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(5 * 2 * TASKS_PER_WORKER), "10"]
 
 
 def test_a_worker_killed_mid_run_is_replaced_with_identical_outputs(tmp_path):
