@@ -111,9 +111,11 @@ def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bo
         # A parsed intent per row where the loader kept one, else its canonical Nile.
         intents: list[Any] = rows["intent"].tolist() if "intent" in rows.columns else \
             [c if isinstance(c, str) else None for c in rows["canonical"]]
-        known = KnownFacts.of(rows["text"].tolist(), rows["key"].tolist(), intents)
-    keys = rows["key"].tolist()
-    cores = [known.statements[t].core for t in rows["text"]]
+        keys, texts = rows["key"].tolist(), rows["text"].tolist()
+        known = KnownFacts.of(texts, keys, intents)
+    # Each distinct sentence's id and core once (a sentence has many rows).
+    sid = {t: "s" + sentence_id(t) for t in known.statements}
+    core = {t: ("c" + repr(st.core), any(st.core)) for t, st in known.statements.items()}
     # What travels: the rows without their parsed intents (a partition reads nothing again,
     # and its canonical Nile parses where it must), each statement as its own bytes (the
     # splits move them without unpickling; a task unpickles only those it reads).
@@ -123,16 +125,16 @@ def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bo
     places = {
         "pairs": len(pairs), "valid": valid, "rows": corpus.get("rows"),
         "skipped": corpus.get("skipped_rows", []),
-        "sentence": _hashes(["s" + sentence_id(t) for t in rows["text"]]),
+        "sentence": _hashes([sid[t] for t in texts]),
         "intent": _hashes(["i" + k if isinstance(k, str) else "" for k in keys]),
         "has_intent": np.array([isinstance(k, str) for k in keys], dtype=bool),
-        "core": _hashes(["c" + repr(c) for c in cores]),
-        "has_core": np.array([any(c) for c in cores], dtype=bool),
+        "core": _hashes([core[t][0] for t in texts]),
+        "has_core": np.array([core[t][1] for t in texts], dtype=bool),
         "invalid": _hashes(["x" + n for n in pairs.loc[~valid, "nile"]]),
         "seconds": time.perf_counter() - started,
     }
     if hashed:
-        places["bands"] = signatures(rows["text"].tolist())
+        places["bands"] = signatures(texts)
     return places, (shipped, {t: _pack(st) for t, st in known.statements.items()}, known.pairs)
 
 

@@ -13,6 +13,8 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 
+from .matching import Pattern, Patterns
+
 __all__ = ["English", "english", "load_english"]
 
 
@@ -70,8 +72,8 @@ class English:
     #: for a sentence as written (``cue``) and for one lower-cased (``cue_lower``: a third
     #: faster, the engine folds no case).
     cues: dict[str, str] = field(default_factory=dict)
-    cue: dict[str, re.Pattern] = field(default_factory=dict)
-    cue_lower: dict[str, re.Pattern] = field(default_factory=dict)
+    cue: dict[str, Pattern] = field(default_factory=dict)
+    cue_lower: dict[str, Pattern] = field(default_factory=dict)
     #: The cue families of verbs in the order their cues are looked for, the verb each cue
     #: stands for, and each verb's opposite per family.
     families: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -84,7 +86,7 @@ class English:
     #: no gloss.
     fact_cues: tuple[str, ...] = ()
     #: Every other pattern the reading uses, by name (see :func:`load_english`).
-    patterns: dict[str, re.Pattern] = field(default_factory=dict)
+    patterns: dict[str, Pattern] = field(default_factory=dict)
     #: Capitalised words that are no name.
     not_names: frozenset[str] = frozenset()
     #: Spoken clock times and ordinals (grammar/english.toml [spoken]).
@@ -118,7 +120,7 @@ class English:
         # its text.
         return (english, ()) if self is english() else (load_english, (self.source,))
 
-    def __getitem__(self, name: str) -> re.Pattern:
+    def __getitem__(self, name: str) -> Pattern:
         """The compiled pattern ``name`` (a name that is none fails, listing those there are)."""
         try:
             return self.patterns[name]
@@ -393,7 +395,8 @@ def load_english(text: str) -> English:
                      + ")",
     }
     flags = {"date_iso": 0}
-    patterns = {name: re.compile(p, flags.get(name, re.I)) for name, p in raw.items()}
+    compiled = Patterns()  # screened by their words, folded (nile_align.nile.matching)
+    patterns = {name: compiled.compile(p, flags.get(name, re.I)) for name, p in raw.items()}
     before_word = r"\b(?:{})\s+(?:about\s+|around\s+)?$"
     verbs = data["verbs"]
     return English(
@@ -424,8 +427,8 @@ def load_english(text: str) -> English:
         cues=cues,
         # A look-ahead for a word character first lets the engine skip to where a cue may
         # start (about a third faster on NEAT English; the matches are the same).
-        cue={name: re.compile(r"(?=[a-z0-9/])" + p, re.I) for name, p in cues.items()},
-        cue_lower={name: re.compile(r"(?=[a-z0-9/])" + p) for name, p in cues.items()},
+        cue={name: compiled.compile(r"(?=[a-z0-9/])" + p, re.I) for name, p in cues.items()},
+        cue_lower={name: compiled.compile(r"(?=[a-z0-9/])" + p) for name, p in cues.items()},
         families={k: tuple(v) for k, v in verbs["families"].items()},
         overlaps=tuple((o["name"], (o["cues"][0], o["cues"][1]), o["when"], o["keep"])
                        for o in data.get("overlaps", [])),

@@ -917,7 +917,11 @@ class Reading:
     def unknown_names(self) -> list[tuple[str, Span]]:
         """Capitalised words the vocabulary does not know ("Skype", "Zoom"): names of items
         or places it has no entry for (not cue words, times or dates)."""
-        return _unknown_names(self)
+        return list(self._unknown)
+
+    @functools.cached_property
+    def _unknown(self) -> tuple[tuple[str, Span], ...]:
+        return tuple(_unknown_names(self))
 
     def slashed_dates(self) -> list[list[tuple[Date, Span]]]:
         """The numeric dates the sentence writes in an order it does not say ("07/10/2024",

@@ -1,0 +1,310 @@
+"""The reader's patterns, run fast with the same matches: :class:`Patterns` compiles a set of
+regular expressions (``grammar/english.toml``'s) into :class:`Pattern` objects that
+
+- **screen** a string first: the literal words any match must contain (read off the parsed
+  pattern: "unblock" for ``\\bunblock\\w*``, one of "no", "not", "never" for a list of them)
+  are found in the string at once, for every pattern, by one Aho–Corasick pass
+  (pyahocorasick); a pattern none of whose words the string holds is not run. Most are not:
+  on NEAT English about half of the reader's pattern calls end there;
+- **fold case** once: a case-insensitive pattern with no part that turns the flag off runs
+  as a case-sensitive one on the lower-cased string (Python's engine compares each character
+  case-folded under ``re.IGNORECASE`` and gives up its fast scan for a pattern's first
+  characters: about twice as fast without it). Its matches (:class:`FoldedMatch`) quote the
+  string as given.
+
+Both hold only where lower-casing is exact: it keeps every character's place and folds no
+character some other way than the engine does ("ſ" is "s" to it, "ı" is "i", final "ς" is
+"σ"). A string with such a character is matched by the pattern as written, unscreened.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from re import _casefix, _compiler, _parser  # type: ignore[attr-defined]
+from re import _constants as sre
+from typing import Any
+
+__all__ = ["FoldedMatch", "Pattern", "Patterns"]
+
+_END = 2**62  # "to the end of the string", as re's own methods take it
+
+# The characters beyond ASCII that the engine folds to another besides their lower case.
+_EXTRA = frozenset(c for c in _casefix._EXTRA_CASES if c > 127)
+_EXOTIC = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_EXTRA)) + "]")
+
+
+class Patterns:
+    """Compiles patterns that share one screen: the words of them all, and the words each
+    string holds (the last strings' kept)."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, int] = {}
+        self._automaton: Any = None
+        self._seen: dict[str, tuple[str | None, frozenset[int]]] = {}
+
+    def compile(self, pattern: str, flags: int = 0) -> Pattern:
+        """``pattern`` compiled with ``flags``, screened and, where case-insensitive, folded."""
+        as_written = re.compile(pattern, flags)
+        lower = None
+        if flags & re.IGNORECASE:
+            parsed = _parser.parse(pattern, flags & ~re.IGNORECASE)
+            if _lowered(parsed):
+                lower = _compiler.compile(parsed, flags & ~re.IGNORECASE)
+        words = _needed(_parser.parse(pattern, flags & ~re.IGNORECASE))
+        ids = None if words is None else frozenset(
+            self._ids.setdefault(w, len(self._ids)) for w in words)
+        self._automaton = None  # built again, with its words, when next asked
+        return Pattern(as_written, lower, ids, self)
+
+    def screen(self, string: str) -> tuple[str | None, frozenset[int]]:
+        """The lower-cased string and the words it holds; (None, ∅) where lower-casing is not
+        exact (then nothing is screened or folded)."""
+        seen = self._seen.get(string)
+        if seen is None:
+            low = string.lower()
+            if low.isascii() or (len(low) == len(string) and not _EXOTIC.search(low)):
+                seen = (low, frozenset(v for _, v in self._words().iter(low)))
+            else:
+                seen = (None, frozenset())
+            if len(self._seen) >= 64:  # a sentence's patterns ask of a few strings at a time
+                self._seen.clear()
+            self._seen[string] = seen
+        return seen
+
+    def _words(self) -> Any:
+        if self._automaton is None:
+            import ahocorasick
+
+            automaton = ahocorasick.Automaton()
+            for word, n in self._ids.items():
+                automaton.add_word(word, n)
+            automaton.make_automaton()
+            self._automaton = _Empty() if not self._ids else automaton
+        return self._automaton
+
+
+class _Empty:
+    """An automaton with no word (pyahocorasick's cannot search): it finds none."""
+
+    def iter(self, string: str) -> Iterator[tuple[int, int]]:
+        return iter(())
+
+
+class Pattern:
+    """A compiled pattern (see the module): ``search``, ``match``, ``fullmatch``,
+    ``finditer``, ``findall`` and ``sub`` as :class:`re.Pattern` has them."""
+
+    __slots__ = ("_as_written", "_lower", "_words", "_patterns", "pattern", "flags", "groups",
+                 "groupindex")
+
+    def __init__(self, as_written: re.Pattern, lower: re.Pattern | None,
+                 words: frozenset[int] | None, patterns: Patterns):
+        self._as_written, self._lower, self._words = as_written, lower, words
+        self._patterns = patterns
+        self.pattern, self.flags = as_written.pattern, as_written.flags
+        self.groups, self.groupindex = as_written.groups, as_written.groupindex
+
+    def __repr__(self) -> str:
+        return f"Pattern({self.pattern!r})"
+
+    def _plan(self, string: str) -> tuple[re.Pattern, str, bool] | None:
+        """What to run on what (the pattern, the string, whether its matches quote another),
+        or None when the string holds none of the words a match needs."""
+        low, held = self._patterns.screen(string)
+        if low is None:
+            return self._as_written, string, False
+        if self._words is not None and held.isdisjoint(self._words):
+            return None
+        return (self._lower, low, True) if self._lower is not None else \
+            (self._as_written, string, False)
+
+    def _one(self, how: str, string: str, pos: int, endpos: int) -> Any:
+        plan = self._plan(string)
+        if plan is None:
+            return None
+        compiled, target, quoted = plan
+        m = getattr(compiled, how)(target, pos, endpos)
+        return FoldedMatch(m, string, self) if quoted and m is not None else m
+
+    def search(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
+        return self._one("search", string, pos, endpos)
+
+    def match(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
+        return self._one("match", string, pos, endpos)
+
+    def fullmatch(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
+        return self._one("fullmatch", string, pos, endpos)
+
+    def finditer(self, string: str, pos: int = 0, endpos: int = _END) -> Iterator[Any]:
+        plan = self._plan(string)
+        if plan is None:
+            return iter(())
+        compiled, target, quoted = plan
+        found = compiled.finditer(target, pos, endpos)
+        return (FoldedMatch(m, string, self) for m in found) if quoted else found
+
+    def findall(self, string: str, pos: int = 0, endpos: int = _END) -> list[Any]:
+        return [m.group() if self.groups == 0 else m.group(1) if self.groups == 1
+                else m.groups("") for m in self.finditer(string, pos, endpos)]
+
+    def sub(self, repl: Callable[[Any], str] | str, string: str, count: int = 0) -> str:
+        if not callable(repl):
+            return self._as_written.sub(repl, string, count)
+        out, last = [], 0
+        for n, m in enumerate(self.finditer(string), 1):
+            out += [string[last:m.start()], repl(m)]
+            last = m.end()
+            if n == count:
+                break
+        return "".join(out) + string[last:]
+
+
+class FoldedMatch:
+    """A match found on the lower-cased string: its spans, quoting the string as given."""
+
+    __slots__ = ("_m", "string", "re")
+
+    def __init__(self, m: re.Match, string: str, pattern: Pattern):
+        self._m, self.string, self.re = m, string, pattern
+
+    def __repr__(self) -> str:
+        return f"<match; span={self.span()}, match={self.group()!r}>"
+
+    def _quote(self, group: int | str, default: Any = None) -> Any:
+        a, b = self._m.span(group)
+        return default if a < 0 else self.string[a:b]
+
+    def group(self, *groups: int | str) -> Any:
+        if len(groups) <= 1:
+            return self._quote(groups[0] if groups else 0)
+        return tuple(self._quote(g) for g in groups)
+
+    def __getitem__(self, group: int | str) -> Any:
+        return self._quote(group)
+
+    def groups(self, default: Any = None) -> tuple:
+        return tuple(self._quote(g, default) for g in range(1, self._m.re.groups + 1))
+
+    def groupdict(self, default: Any = None) -> dict[str, Any]:
+        return {name: self._quote(name, default) for name in self._m.re.groupindex}
+
+    def start(self, group: int | str = 0) -> int:
+        return self._m.start(group)
+
+    def end(self, group: int | str = 0) -> int:
+        return self._m.end(group)
+
+    def span(self, group: int | str = 0) -> tuple[int, int]:
+        return self._m.span(group)
+
+    @property
+    def pos(self) -> int:
+        return self._m.pos
+
+    @property
+    def endpos(self) -> int:
+        return self._m.endpos
+
+    @property
+    def lastindex(self) -> int | None:
+        return self._m.lastindex
+
+    @property
+    def lastgroup(self) -> str | None:
+        return self._m.lastgroup
+
+
+# --- reading a parsed pattern ---------------------------------------------------------------
+
+def _needed(parsed: Any) -> set[str] | None:
+    """Lower-case words one of which every match holds (a run of literal characters, or one
+    per branch of an alternation); None where no such words are known. Of the candidates in
+    a sequence, the one with the longest shortest word."""
+    best: set[str] | None = None
+
+    def better(found: set[str] | None) -> None:
+        nonlocal best
+        if found and (best is None or (min(map(len, found)), -len(found))
+                      > (min(map(len, best)), -len(best))):
+            best = found
+
+    run: list[str] = []
+    for op, av in [*parsed.data, (None, None)]:
+        if op is sre.LITERAL:
+            run.append(chr(av).lower())
+            continue
+        if run:
+            better({"".join(run)})
+            run = []
+        if op is sre.SUBPATTERN:
+            better(_needed(av[3]))
+        elif op is sre.BRANCH:
+            each = [_needed(p) for p in av[1]]
+            better(None if any(w is None for w in each) else set().union(*each))  # type: ignore[arg-type]
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT) and av[0] >= 1:
+            better(_needed(av[2]))
+        elif op is sre.ATOMIC_GROUP:
+            better(_needed(av))
+        elif op is sre.ASSERT and av[0] == 1:  # a look-ahead's words are in the string too
+            better(_needed(av[1]))
+    return best
+
+
+def _lower(c: int) -> int | None:
+    """The character the engine compares ``c`` as under IGNORECASE, when that is its lower
+    case alone (None for the few it folds some other way)."""
+    if c > 127 and c in _EXTRA:
+        return None
+    low = chr(c).lower()
+    return ord(low) if len(low) == 1 and (ord(low) < 128 or ord(low) not in _EXTRA) else None
+
+
+def _lowered(parsed: Any) -> bool:
+    """Lower-case, in place, every character a parsed pattern compares (a set whose range
+    holds upper-case letters gains their lower cases); False where that would not match as
+    the engine matches under IGNORECASE: a part that sets the flag, or a character it folds
+    some other way."""
+    for k, (op, av) in enumerate(parsed.data):
+        if op in (sre.LITERAL, sre.NOT_LITERAL):
+            if (low := _lower(av)) is None:
+                return False
+            parsed.data[k] = (op, low)
+        elif op is sre.IN:
+            items = []
+            for kind, x in av:
+                if kind in (sre.LITERAL, sre.NOT_LITERAL):
+                    if (low := _lower(x)) is None:
+                        return False
+                    items.append((kind, low))
+                elif kind is sre.RANGE:
+                    items.append((kind, x))
+                    if x[1] - x[0] > 0x3000:
+                        return False
+                    for c in range(x[0], x[1] + 1):
+                        if (low := _lower(c)) is None:
+                            return False
+                        if low != c and not x[0] <= low <= x[1]:
+                            items.append((sre.LITERAL, low))
+                else:
+                    items.append((kind, x))
+            parsed.data[k] = (op, items)
+        elif op is sre.SUBPATTERN:
+            if (av[1] | av[2]) & re.IGNORECASE or not _lowered(av[3]):
+                return False
+        elif op is sre.BRANCH:
+            if not all(_lowered(p) for p in av[1]):
+                return False
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+            if not _lowered(av[2]):
+                return False
+        elif op in (sre.ASSERT, sre.ASSERT_NOT):
+            if not _lowered(av[1]):
+                return False
+        elif op is sre.ATOMIC_GROUP:
+            if not _lowered(av):
+                return False
+        elif op is sre.GROUPREF_EXISTS:
+            if not all(_lowered(p) for p in av[1:] if p is not None):
+                return False
+    return True
