@@ -109,6 +109,8 @@ class LocalEngine:
     def __init__(self, processes: int | None = None, *, spool: str | Path | None = None,
                  retries: int = 2):
         self.processes = max(1, processes or cores())
+        #: Tasks that run at once.
+        self.slots = self.processes
         self.retries = retries
         self._spool = Path(tempfile.mkdtemp(prefix="nile-align-tasks-",
                                             dir=None if spool is None else str(spool)))
@@ -242,6 +244,8 @@ class RayEngine:
         self.ray, self._started = start_ray(address, object_store_gib=object_store_gib)
         self.retries, self.address = retries, address or "local"
         self._remote: dict[tuple[Callable, int], Any] = {}
+        #: Tasks that run at once: the cluster's cores.
+        self.slots = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
 
     def submit(self, fn: Callable, *args: Any, returns: int = 1) -> Any:
         key = (fn, returns)

@@ -92,11 +92,15 @@ def _hashes(values: Sequence[str]) -> np.ndarray:
 
 
 def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bool,
-          edits: list[dict], hashed: bool) -> tuple[dict, tuple[Any, dict, dict]]:
+          edits: list[dict], hashed: bool, seen: tuple[np.ndarray, np.ndarray] | None = None,
+          ) -> tuple[dict, tuple[Any, dict, dict]]:
     """Load a chunk of the input (or take a chunk of a corpus already loaded:
     :func:`nile_align.corpus.load_pairs`), read its sentences once; return what places its
     pairs (small, for the driver) and the loaded rows with their readings (for the
-    partitions). ``hashed``: also each sentence's buckets of hashed n-grams."""
+    partitions). ``hashed``: also each sentence's buckets of hashed n-grams. ``seen``: the
+    sentences and the intent–sentence pairs earlier chunks read (:func:`_seen_keys`), not
+    read again: each reaches the partition and the bucket that need it from the chunk that
+    read it (every row of a sentence goes where its sentence goes)."""
     from .graph.blocking import signatures
 
     started = time.perf_counter()
@@ -112,10 +116,19 @@ def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bo
         intents: list[Any] = rows["intent"].tolist() if "intent" in rows.columns else \
             [c if isinstance(c, str) else None for c in rows["canonical"]]
         keys, texts = rows["key"].tolist(), rows["text"].tolist()
-        known = KnownFacts.of(texts, keys, intents)
-    # Each distinct sentence's id and core once (a sentence has many rows).
-    sid = {t: "s" + sentence_id(t) for t in known.statements}
+        has_intent = np.array([isinstance(k, str) for k in keys], dtype=bool)
+        text_keys, pair_keys = _seen_keys(texts, keys, has_intent)
+        # A row is read for a sentence no earlier chunk read, or a pair none checked.
+        new = np.where(has_intent, ~np.isin(pair_keys, seen[1]), ~np.isin(text_keys, seen[0])) \
+            if seen is not None else np.ones(len(texts), dtype=bool)
+        known = KnownFacts.of([t for t, n in zip(texts, new) if n],
+                              [k for k, n in zip(keys, new) if n],
+                              [i for i, n in zip(intents, new) if n])
+    # Each distinct sentence's id and core once (a sentence has many rows); a sentence read
+    # by an earlier chunk has its core there (the plan asks only its first row's).
+    sid = {t: "s" + sentence_id(t) for t in dict.fromkeys(texts)}
     core = {t: ("c" + repr(st.core), any(st.core)) for t, st in known.statements.items()}
+    unread = ("", False)
     # What travels: the rows without their parsed intents (a partition reads nothing again,
     # and its canonical Nile parses where it must), each statement as its own bytes (the
     # splits move them without unpickling; a task unpickles only those it reads).
@@ -127,15 +140,47 @@ def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bo
         "skipped": corpus.get("skipped_rows", []),
         "sentence": _hashes([sid[t] for t in texts]),
         "intent": _hashes(["i" + k if isinstance(k, str) else "" for k in keys]),
-        "has_intent": np.array([isinstance(k, str) for k in keys], dtype=bool),
-        "core": _hashes([core[t][0] for t in texts]),
-        "has_core": np.array([core[t][1] for t in texts], dtype=bool),
+        "has_intent": has_intent,
+        "core": _hashes([core.get(t, unread)[0] for t in texts]),
+        "has_core": np.array([core.get(t, unread)[1] for t in texts], dtype=bool),
         "invalid": _hashes(["x" + n for n in pairs.loc[~valid, "nile"]]),
+        "read": (np.unique(text_keys[new]), np.unique(pair_keys[new & has_intent])),
         "seconds": time.perf_counter() - started,
     }
     if hashed:
         places["bands"] = signatures(texts)
     return places, (shipped, {t: _pack(st) for t, st in known.statements.items()}, known.pairs)
+
+
+def _seen_keys(texts: Sequence[str], keys: Sequence[Any],
+               has_intent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's sentence as written and its intent–sentence pair, as 64-bit hashes: what
+    a chunk read, for the chunks after it (rows without an intent: their sentence's)."""
+    text_keys = _hashes(["t" + t for t in texts])
+    intent_keys = _hashes(["i" + k if isinstance(k, str) else "" for k in keys])
+    with np.errstate(over="ignore"):
+        pair_keys = np.where(has_intent, text_keys * np.uint64(0x9E3779B97F4A7C15)
+                             ^ intent_keys, text_keys)
+    return text_keys, pair_keys
+
+
+class _Seen:
+    """What the last ``limit`` chunks read (their sentences and pairs, as hashes), in chunk
+    order: what a chunk after them need not read again. Bounded, so the driver holds no
+    more however long the corpus (a sentence beyond it is read again: the same reading)."""
+
+    def __init__(self, limit: int = 32):
+        self.limit = limit
+        self._read: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def add(self, read: tuple[np.ndarray, np.ndarray]) -> None:
+        self._read = [*self._read, read][-self.limit:]
+
+    def keys(self) -> tuple[np.ndarray, np.ndarray] | None:
+        if not self._read:
+            return None
+        return (np.unique(np.concatenate([t for t, _ in self._read])),
+                np.unique(np.concatenate([p for _, p in self._read])))
 
 
 def _pack(statement: Any) -> bytes:
@@ -195,7 +240,7 @@ def _split_cores(chunk: tuple[Any, dict, dict], bucket: np.ndarray, buckets: int
         mine = valid[rows]
         texts = mine["text"].tolist()
         out.append((texts, mine["key"].tolist(), None if bands is None else bands[rows],
-                    {t: statements[t] for t in dict.fromkeys(texts)}))
+                    {t: statements[t] for t in dict.fromkeys(texts) if t in statements}))
     return tuple(out) if buckets > 1 else out[0]
 
 
@@ -555,19 +600,24 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
         name = "<DataFrame>" if isinstance(source, pd.DataFrame) else \
             "<stdin>" if source == "-" else str(source)
         edits = decisions.edits if decisions is not None else []
-        scans, chunks = [], []
-        for raw, first in _chunks(source, columns, fmt, chunk_rows):
-            small, big = engine.submit(_scan, raw, first, columns, name, lenient, edits,
-                                       hashed, returns=2)
-            scans.append(small)
-            chunks.append(big)
-        refs = list(scans)  # cancelling a scan cancels its task (both its returns)
-        places: list[dict] = [{} for _ in scans]
-        with tqdm(total=len(scans), desc="scan", unit="chunk", disable=quiet,
-                  leave=False) as bar:
-            for n in engine.done(scans):
-                places[n] = engine.get(scans[n])
-                bar.update()
+        scans: list[Any] = []
+        chunks: list[Any] = []
+        places: list[dict] = []
+        refs = scans  # cancelling a scan cancels its task (both its returns)
+        seen = _Seen()
+        # A few chunks ahead of those done, in order: a chunk is not read again where an
+        # earlier one read its sentences (the workers stay busy; the driver holds a few).
+        ahead = 2 * engine.slots
+        with tqdm(desc="scan", unit="chunk", disable=quiet, leave=False) as bar:
+            for raw, first in _chunks(source, columns, fmt, chunk_rows):
+                while len(scans) - len(places) >= ahead:
+                    places.append(_placed(engine, scans[len(places)], seen, bar))
+                small, big = engine.submit(_scan, raw, first, columns, name, lenient, edits,
+                                           hashed, seen.keys(), returns=2)
+                scans.append(small)
+                chunks.append(big)
+            while len(places) < len(scans):
+                places.append(_placed(engine, scans[len(places)], seen, bar))
         timings["scan"] = time.perf_counter() - started
         started = time.perf_counter()
         found = _find_candidates(engine, chunks, places, candidates, para_judge, decisions,
@@ -682,6 +732,14 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
         raise
     finally:
         shutil.rmtree(spool, ignore_errors=True)
+
+
+def _placed(engine: Any, scan: Any, seen: _Seen, bar: Any) -> dict:
+    """A chunk's scan, once done: what places its pairs, and what it read (for ``seen``)."""
+    placed = engine.get(scan)
+    seen.add(placed.pop("read"))
+    bar.update()
+    return placed
 
 
 def _find_candidates(engine: Any, chunks: list[Any], places: list[dict], k: int,

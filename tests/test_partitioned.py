@@ -28,7 +28,7 @@ from nile_align.graph.decisions import Decisions
 from nile_align.graph.translation import build_graph, sentence_id
 from nile_align.judge.scale import probe
 from nile_align.judge.verdict import Judge
-from nile_align.partitioned import _find_candidates, _hashes, _scan, plan_partitions
+from nile_align.partitioned import _find_candidates, _hashes, _scan, _Seen, plan_partitions
 from nile_align.pipeline import run_check
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,6 +193,28 @@ def test_parts_hold_the_lines_of_the_files(tmp_path):
         with ReviewStore(tmp_path / layout) as store:
             queues.append([f["flag_id"] for f in store.flags(limit=1000)])
     assert queues[0] == queues[1] and len(queues[0]) == len(result.flags)
+
+
+def test_a_chunk_reads_only_what_no_earlier_chunk_read(tmp_path):
+    """A sentence, or an intent–sentence pair, that an earlier chunk read is not read again;
+    a sentence an earlier chunk read with another intent is read for its new pair; the
+    check's outputs are those of one chunk reading everything, with chunks of any size."""
+    raw = pd.read_csv(neat_like(1000, tmp_path / "c.csv"), dtype=str, keep_default_na=False)
+    again = raw.iloc[:500].assign(id=lambda d: d["id"] + "-again")
+    other = raw.iloc[:2].assign(id="other", nile="for endpoint('guests') block service('ssh')")
+    columns, seen = PairColumns(), _Seen()
+    places, (_, statements, pairs) = _scan(raw.iloc[:500], 1, columns, "c", False, [], False)
+    assert statements and pairs
+    seen.add(places["read"])
+    _, (_, statements, pairs) = _scan(again, 501, columns, "c", False, [], False, seen.keys())
+    assert not statements and not pairs  # every sentence and pair read already
+    _, (_, statements, pairs) = _scan(other, 1001, columns, "c", False, [], False, seen.keys())
+    assert set(statements) == set(other["text"]) and len(pairs) == 2
+    corpus = tmp_path / "repeated.csv"
+    pd.concat([raw, again, other]).to_csv(corpus, index=False)
+    checked(corpus, tmp_path / "one", chunk_rows=10_000)
+    checked(corpus, tmp_path / "chunks", chunk_rows=150)
+    assert_same_outputs(tmp_path / "one", tmp_path / "chunks")
 
 
 def test_plan_keeps_every_edge_a_check_acts_on_inside_one_partition(tmp_path):
