@@ -30,6 +30,10 @@ __all__ = ["TASKS_PER_WORKER", "LocalEngine", "RayEngine", "cores", "ignore_inte
 TASKS_PER_WORKER = 16
 
 
+#: The modules the local engine's workers start with.
+_PRELOAD = ["numpy", "pandas", "nile_align.partitioned"]
+
+
 def ignore_interrupt() -> None:
     """A worker leaves Ctrl-C to the process that started it, which stops every worker and
     says so once (a worker's own KeyboardInterrupt would print a traceback)."""
@@ -150,6 +154,18 @@ class LocalEngine:
         refs = [_Ref(p, n) for p in paths]
         return refs if returns > 1 else refs[0]
 
+    def put(self, value: Any) -> Any:
+        """``value`` as a ref, written once to the spool: tasks that take it load it there
+        (what several tasks share travels once)."""
+        n = len(self._futures)
+        ref = _Ref(str(self._spool / f"{n}-0.pkl"), n)
+        with open(ref.path, "wb") as f:
+            pickle.dump(value, f, protocol=5)
+        future: Future = Future()
+        future.set_result(None)
+        self._futures[n] = future
+        return ref
+
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             import multiprocessing
@@ -158,7 +174,12 @@ class LocalEngine:
             # started threads (a model's, OpenMP's) that a forked child would wait on.
             method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
                 else "spawn"
-            self._pool = _Pool(self.processes, mp_context=multiprocessing.get_context(method),
+            context = multiprocessing.get_context(method)
+            if method == "forkserver":
+                # The server imports what every task imports once; each worker (a fresh one
+                # after TASKS_PER_WORKER tasks) starts with it (about half a second each).
+                context.set_forkserver_preload(_PRELOAD)
+            self._pool = _Pool(self.processes, mp_context=context,
                                initializer=ignore_interrupt,
                                max_tasks_per_child=TASKS_PER_WORKER)
         return self._pool
@@ -254,6 +275,10 @@ class RayEngine:
                                                 max_retries=self.retries,
                                                 max_calls=TASKS_PER_WORKER)(fn)
         return self._remote[key].remote(*args)
+
+    def put(self, value: Any) -> Any:
+        """``value`` in the object store, once, for the tasks that take it."""
+        return self.ray.put(value)
 
     def get(self, ref: Any) -> Any:
         return self.ray.get(ref)

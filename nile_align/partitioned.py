@@ -165,22 +165,30 @@ def _seen_keys(texts: Sequence[str], keys: Sequence[Any],
 
 
 class _Seen:
-    """What the last ``limit`` chunks read (their sentences and pairs, as hashes), in chunk
-    order: what a chunk after them need not read again. Bounded, so the driver holds no
-    more however long the corpus (a sentence beyond it is read again: the same reading)."""
+    """What the last ``limit`` to ``2 * limit`` chunks read (their sentences and pairs, as
+    hashes), in chunk order: what a chunk after them need not read again. Bounded, so the
+    driver holds no more however long the corpus (a sentence beyond it is read again: the
+    same reading)."""
 
-    def __init__(self, limit: int = 32):
+    def __init__(self, limit: int = 16):
         self.limit = limit
         self._read: list[tuple[np.ndarray, np.ndarray]] = []
+        self._keys: tuple[np.ndarray, np.ndarray] | None = None
 
     def add(self, read: tuple[np.ndarray, np.ndarray]) -> None:
-        self._read = [*self._read, read][-self.limit:]
+        if len(self._read) == 2 * self.limit:  # the oldest half goes; the rest built again
+            self._read, self._keys = self._read[self.limit:], None
+        self._read.append(read)
+        if self._keys is not None:
+            self._keys = (np.union1d(self._keys[0], read[0]), np.union1d(self._keys[1], read[1]))
 
     def keys(self) -> tuple[np.ndarray, np.ndarray] | None:
         if not self._read:
             return None
-        return (np.unique(np.concatenate([t for t, _ in self._read])),
-                np.unique(np.concatenate([p for _, p in self._read])))
+        if self._keys is None:
+            self._keys = (np.unique(np.concatenate([t for t, _ in self._read])),
+                          np.unique(np.concatenate([p for _, p in self._read])))
+        return self._keys
 
 
 def _pack(statement: Any) -> bytes:
@@ -607,13 +615,17 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
         seen = _Seen()
         # A few chunks ahead of those done, in order: a chunk is not read again where an
         # earlier one read its sentences (the workers stay busy; the driver holds a few).
+        # What they read travels once per round of that many chunks, not with each.
         ahead = 2 * engine.slots
+        known, known_at = None, 0
         with tqdm(desc="scan", unit="chunk", disable=quiet, leave=False) as bar:
             for raw, first in _chunks(source, columns, fmt, chunk_rows):
                 while len(scans) - len(places) >= ahead:
                     places.append(_placed(engine, scans[len(places)], seen, bar))
+                if len(places) and (known is None or len(places) >= known_at + ahead):
+                    known, known_at = engine.put(seen.keys()), len(places)
                 small, big = engine.submit(_scan, raw, first, columns, name, lenient, edits,
-                                           hashed, seen.keys(), returns=2)
+                                           hashed, known, returns=2)
                 scans.append(small)
                 chunks.append(big)
             while len(places) < len(scans):

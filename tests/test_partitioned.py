@@ -112,11 +112,13 @@ def test_the_pool_runs_every_task_when_its_workers_leave_after_their_share():
             "refs = [engine.submit(os.getpid) for _ in range(5 * 2 * TASKS_PER_WORKER)]\n"
             "pids = [engine.get(r) for r in refs]\n"
             "engine.close()\n"
-            "print(len(pids), len(set(pids)))\n")
+            "from collections import Counter\n"
+            "print(len(pids), max(Counter(pids).values()))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == [str(5 * 2 * TASKS_PER_WORKER), "10"]
+    ran, most = map(int, done.stdout.split())
+    assert ran == 5 * 2 * TASKS_PER_WORKER and most <= TASKS_PER_WORKER  # workers replaced
 
 
 def test_a_worker_killed_mid_run_is_replaced_with_identical_outputs(tmp_path):

@@ -20,6 +20,7 @@ inferred pair) read their sentence again, once (``g.graph["_readings"]``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 import time
@@ -52,9 +53,13 @@ def intent_id(key: str) -> str:
     return "i:" + key
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a check asks of each sentence many times
 def sentence_id(text: str) -> str:
     """The node id of a sentence: NFKC, whitespace collapsed, case-folded."""
-    return "s:" + re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
+    return "s:" + _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip().casefold()
+
+
+_SPACES = re.compile(r"\s+")
 
 
 def score_function(scorer: Any, template: str) -> tuple[ScoreFn, str, Any]:

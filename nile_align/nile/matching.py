@@ -111,7 +111,7 @@ class Pattern:
     def _plan(self, string: str) -> tuple[re.Pattern, str, bool] | None:
         """What to run on what (the pattern, the string, whether its matches quote another),
         or None when the string holds none of the words a match needs."""
-        low, held = self._patterns.screen(string)
+        low, held = self._patterns._seen.get(string) or self._patterns.screen(string)
         if low is None:
             return self._as_written, string, False
         if self._words is not None and held.isdisjoint(self._words):
@@ -119,22 +119,36 @@ class Pattern:
         return (self._lower, low, True) if self._lower is not None else \
             (self._as_written, string, False)
 
-    def _one(self, how: str, string: str, pos: int, endpos: int) -> Any:
+    # search, match and fullmatch: _plan written out (a reading makes a hundred calls)
+    def search(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
+        low, held = self._patterns._seen.get(string) or self._patterns.screen(string)
+        if low is None or self._lower is None:
+            if low is not None and self._words is not None and held.isdisjoint(self._words):
+                return None
+            return self._as_written.search(string, pos, endpos)
+        if self._words is not None and held.isdisjoint(self._words):
+            return None
+        m = self._lower.search(low, pos, endpos)
+        return None if m is None else FoldedMatch(m, string, self)
+
+    def match(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
+        low, held = self._patterns._seen.get(string) or self._patterns.screen(string)
+        if low is None or self._lower is None:
+            if low is not None and self._words is not None and held.isdisjoint(self._words):
+                return None
+            return self._as_written.match(string, pos, endpos)
+        if self._words is not None and held.isdisjoint(self._words):
+            return None
+        m = self._lower.match(low, pos, endpos)
+        return None if m is None else FoldedMatch(m, string, self)
+
+    def fullmatch(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
         plan = self._plan(string)
         if plan is None:
             return None
         compiled, target, quoted = plan
-        m = getattr(compiled, how)(target, pos, endpos)
+        m = compiled.fullmatch(target, pos, endpos)
         return FoldedMatch(m, string, self) if quoted and m is not None else m
-
-    def search(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
-        return self._one("search", string, pos, endpos)
-
-    def match(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
-        return self._one("match", string, pos, endpos)
-
-    def fullmatch(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
-        return self._one("fullmatch", string, pos, endpos)
 
     def finditer(self, string: str, pos: int = 0, endpos: int = _END) -> Iterator[Any]:
         plan = self._plan(string)
