@@ -55,6 +55,7 @@ class Patterns:
         ids = None if words is None else frozenset(
             self._ids.setdefault(w, len(self._ids)) for w in words)
         self._automaton = None  # built again, with its words, when next asked
+        self._seen.clear()  # (what a string holds: of those words too)
         return Pattern(as_written, lower, ids, self)
 
     def screen(self, string: str) -> tuple[str | None, frozenset[int]]:
@@ -119,7 +120,7 @@ class Pattern:
         return (self._lower, low, True) if self._lower is not None else \
             (self._as_written, string, False)
 
-    # search, match and fullmatch: _plan written out (a reading makes a hundred calls)
+    # search: _plan written out (a reading makes a hundred calls)
     def search(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
         low, held = self._patterns._seen.get(string) or self._patterns.screen(string)
         if low is None or self._lower is None:
@@ -132,22 +133,17 @@ class Pattern:
         return None if m is None else FoldedMatch(m, string, self)
 
     def match(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
-        low, held = self._patterns._seen.get(string) or self._patterns.screen(string)
-        if low is None or self._lower is None:
-            if low is not None and self._words is not None and held.isdisjoint(self._words):
-                return None
-            return self._as_written.match(string, pos, endpos)
-        if self._words is not None and held.isdisjoint(self._words):
-            return None
-        m = self._lower.match(low, pos, endpos)
-        return None if m is None else FoldedMatch(m, string, self)
+        return self._one("match", string, pos, endpos)
 
     def fullmatch(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
+        return self._one("fullmatch", string, pos, endpos)
+
+    def _one(self, how: str, string: str, pos: int, endpos: int) -> Any:
         plan = self._plan(string)
         if plan is None:
             return None
         compiled, target, quoted = plan
-        m = compiled.fullmatch(target, pos, endpos)
+        m = getattr(compiled, how)(target, pos, endpos)
         return FoldedMatch(m, string, self) if quoted and m is not None else m
 
     def finditer(self, string: str, pos: int = 0, endpos: int = _END) -> Iterator[Any]:
