@@ -26,6 +26,24 @@ def by_rule(store: ReviewStore) -> dict[str, dict]:
     return {f["rule"]: f for f in store.flags()}
 
 
+def tty(store: ReviewStore, monkeypatch, keys: str, screen: io.StringIO,
+        width: int = 160) -> int:
+    """The terminal review of ``store`` by "ops" with ``keys`` typed, what it shows written
+    to ``screen``: the decisions it made."""
+    from rich.console import Console
+
+    from nile_align.review.terminal import review_tty
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(keys))
+    return review_tty(store, reviewer="ops", console=Console(file=screen, width=width))
+
+
+def skip_to(store: ReviewStore, flag_id: str) -> None:
+    """Skip the flags before ``flag_id`` in the queue's order."""
+    while store.next_open() != flag_id:
+        store.decide(store.next_open(), "skip", reviewer="ops")
+
+
 def test_store_imports_flags_once_and_filters(out):
     with ReviewStore(out) as store:
         assert store.counts() == {"total": 7, "open": 7, "decided": 0}
@@ -221,16 +239,11 @@ def test_label_studio_tasks_and_import(out, tmp_path):
 
 
 def test_tty_mode_decides_with_the_same_keys(out, monkeypatch):
-    from rich.console import Console
-
-    from nile_align.review.terminal import review_tty
-
     screen = io.StringIO()
     # first flag (cond5): reject, naming sentence 2 as wrong, with a note; next: skip;
     # next: accept; then undo; then quit.
-    monkeypatch.setattr("sys.stdin", io.StringIO("r\n2\nwrong one\ns\n\na\n\nu\nq\n"))
     with ReviewStore(out) as store:
-        made = review_tty(store, reviewer="ops", console=Console(file=screen, width=120))
+        made = tty(store, monkeypatch, "r\n2\nwrong one\ns\n\na\n\nu\nq\n", screen, 120)
         history = store.history()
     text = screen.getvalue()
     assert made == 3
@@ -242,32 +255,21 @@ def test_tty_mode_decides_with_the_same_keys(out, monkeypatch):
 
 
 def test_tty_mode_stops_at_the_end_of_its_input_keeping_what_was_decided(out, monkeypatch):
-    from rich.console import Console
-
-    from nile_align.review.terminal import review_tty
-
     screen = io.StringIO()
     # reject, naming sentence 2, with a note; then the input runs dry mid-question.
-    monkeypatch.setattr("sys.stdin", io.StringIO("r\n2\nwrong one\ne\n"))
     with ReviewStore(out) as store:
-        made = review_tty(store, reviewer="ops", console=Console(file=screen, width=120))
+        made = tty(store, monkeypatch, "r\n2\nwrong one\ne\n", screen, 120)
         history = store.history()
     assert made == 1 and [d["status"] for d in history] == ["rejected"]
     assert "end of input: stopped" in screen.getvalue()
 
 
 def test_tty_mode_shows_an_uncertain_flag_with_its_reasons(out, monkeypatch):
-    from rich.console import Console
-
-    from nile_align.review.terminal import review_tty
-
     screen = io.StringIO()
     with ReviewStore(out) as store:
         fid = by_rule(store)["uncertain"]["flag_id"]
-        while store.next_open() != fid:  # decide the flags before it (queue order)
-            store.decide(store.next_open(), "skip", reviewer="ops")
-        monkeypatch.setattr("sys.stdin", io.StringIO("a\nfacts are right\nq\n"))
-        assert review_tty(store, reviewer="ops", console=Console(file=screen, width=160)) == 1
+        skip_to(store, fid)
+        assert tty(store, monkeypatch, "a\nfacts are right\nq\n", screen) == 1
         decided = store.current(fid)
         assert decided["answer"]["effects"] == [
             {"type": "align", "nile": I2, "text": M3, "decision": True}]
@@ -278,17 +280,11 @@ def test_tty_mode_shows_an_uncertain_flag_with_its_reasons(out, monkeypatch):
 
 
 def test_tty_mode_accepts_a_suggested_repair_with_f(out, monkeypatch):
-    from rich.console import Console
-
-    from nile_align.review.terminal import review_tty
-
     screen = io.StringIO()
     with ReviewStore(out) as store:
         fid = by_rule(store)["gold_disagreement"]["flag_id"]
-        while store.next_open() != fid:
-            store.decide(store.next_open(), "skip", reviewer="ops")
-        monkeypatch.setattr("sys.stdin", io.StringIO("f\n\nq\n"))
-        assert review_tty(store, reviewer="ops", console=Console(file=screen, width=160)) == 1
+        skip_to(store, fid)
+        assert tty(store, monkeypatch, "f\n\nq\n", screen) == 1
         assert store.current(fid)["status"] == "edited"
         assert store.decisions().edits[0]["new"] == \
             "for endpoint('labs') set bandwidth('max', '5', 'mbps')"
@@ -349,23 +345,16 @@ def _align(g):
 def test_tty_mode_accepts_a_suggested_intent_or_writes_one(out, monkeypatch):
     """A sentence without an intent: its suggestion shown, f accepts it as a reviewed
     alignment; e writes an intent (validated first)."""
-    from rich.console import Console
-
-    from nile_align.review.terminal import review_tty
-
     screen = io.StringIO()
     with ReviewStore(out) as store:
         flag = by_rule(store)["no_intent"]
-        while store.next_open() != flag["flag_id"]:  # decide the flags before it
-            store.decide(store.next_open(), "skip", reviewer="ops")
-        monkeypatch.setattr("sys.stdin", io.StringIO("f\n\nq\n"))
-        assert review_tty(store, reviewer="ops", console=Console(file=screen, width=160)) == 1
+        skip_to(store, flag["flag_id"])
+        assert tty(store, monkeypatch, "f\n\nq\n", screen) == 1
         assert store.current(flag["flag_id"])["answer"]["effects"] == [
             {"type": "align", "nile": flag["suggested_nile"], "text": P1, "decision": True}]
         store.undo(reviewer="ops")
         mine = "for group('guests') allow service('file transfer')"
-        monkeypatch.setattr("sys.stdin", io.StringIO(f"e\n{mine[:-1]}\n\ne\n{mine}\n\nq\n"))
-        assert review_tty(store, reviewer="ops", console=Console(file=screen, width=160)) == 1
+        assert tty(store, monkeypatch, f"e\n{mine[:-1]}\n\ne\n{mine}\n\nq\n", screen) == 1
         assert store.current(flag["flag_id"])["answer"]["effects"] == [
             {"type": "align", "nile": mine, "text": P1, "decision": True}]
     text = screen.getvalue()
