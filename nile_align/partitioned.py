@@ -117,7 +117,8 @@ def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bo
             [c if isinstance(c, str) else None for c in rows["canonical"]]
         keys, texts = rows["key"].tolist(), rows["text"].tolist()
         has_intent = np.array([isinstance(k, str) for k in keys], dtype=bool)
-        text_keys, pair_keys = _seen_keys(texts, keys, has_intent)
+        intent_keys = _hashes(["i" + k if isinstance(k, str) else "" for k in keys])
+        text_keys, pair_keys = _seen_keys(texts, intent_keys, has_intent)
         # A row is read for a sentence no earlier chunk read, or a pair none checked.
         new = np.where(has_intent, ~np.isin(pair_keys, seen[1]), ~np.isin(text_keys, seen[0])) \
             if seen is not None else np.ones(len(texts), dtype=bool)
@@ -139,7 +140,7 @@ def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bo
         "pairs": len(pairs), "valid": valid, "rows": corpus.get("rows"),
         "skipped": corpus.get("skipped_rows", []),
         "sentence": _hashes([sid[t] for t in texts]),
-        "intent": _hashes(["i" + k if isinstance(k, str) else "" for k in keys]),
+        "intent": intent_keys,
         "has_intent": has_intent,
         "core": _hashes([core.get(t, unread)[0] for t in texts]),
         "has_core": np.array([core.get(t, unread)[1] for t in texts], dtype=bool),
@@ -152,12 +153,12 @@ def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bo
     return places, (shipped, {t: _pack(st) for t, st in known.statements.items()}, known.pairs)
 
 
-def _seen_keys(texts: Sequence[str], keys: Sequence[Any],
+def _seen_keys(texts: Sequence[str], intent_keys: np.ndarray,
                has_intent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's sentence as written and its intent–sentence pair, as 64-bit hashes: what
-    a chunk read, for the chunks after it (rows without an intent: their sentence's)."""
+    """Each row's sentence as written and its intent–sentence pair (from its intent's hash),
+    as 64-bit hashes: what a chunk read, for the chunks after it (rows without an intent:
+    their sentence's)."""
     text_keys = _hashes(["t" + t for t in texts])
-    intent_keys = _hashes(["i" + k if isinstance(k, str) else "" for k in keys])
     with np.errstate(over="ignore"):
         pair_keys = np.where(has_intent, text_keys * np.uint64(0x9E3779B97F4A7C15)
                              ^ intent_keys, text_keys)
