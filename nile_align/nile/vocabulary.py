@@ -110,6 +110,8 @@ class Vocabulary:
             members = frozenset(v.casefold() for v in group)
             for v in members:
                 self._class[v] = self._class.get(v, frozenset()) | members
+        # Each value's representative, the first of its class (a reading asks it often).
+        self._first = {v: min(members | {v}) for v, members in self._class.items()}
         kinds = data.get("kinds", {})
         self.kinds = {**{v.casefold(): "group" for v in kinds.get("groups", [])},
                       **{v.casefold(): "endpoint" for v in kinds.get("endpoints", [])}}
@@ -174,7 +176,7 @@ class Vocabulary:
     def representative(self, value: str) -> str:
         """One name for a value and its equivalents (the first of its class)."""
         key = value.casefold()
-        return min(self._class.get(key, frozenset()) | {key})
+        return self._first.get(key, key)
 
     def related(self, a: str, b: str) -> bool:
         a, b = a.casefold(), b.casefold()
