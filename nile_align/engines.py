@@ -24,7 +24,7 @@ from typing import Any
 from .runtime import collector_paused
 
 __all__ = ["TASKS_PER_WORKER", "LocalEngine", "RayEngine", "cores", "ignore_interrupt",
-           "make_engine", "stop"]
+           "interrupt_ignored_by_children", "make_engine", "stop"]
 
 
 #: Tasks a worker process runs before a fresh one replaces it: what a process keeps between
@@ -45,12 +45,34 @@ def ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextlib.contextmanager
+def interrupt_ignored_by_children() -> Iterator[None]:
+    """Processes started inside this block start with Ctrl-C ignored: Python keeps a SIGINT
+    it starts with ignored, so a Ctrl-C while such a process still imports (a forkserver
+    importing its preload, a spawned process) is left to this process, which stops them,
+    instead of printing a traceback there. Only the main thread can change it (elsewhere
+    this does nothing); a Ctrl-C in this short block is not seen."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def stop(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool now: its workers killed, nothing waited for (Ctrl-C)."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    """Stop a pool now: shut down (no new worker), its workers killed, nothing waited for
+    (Ctrl-C)."""
+    processes = getattr(pool, "_processes", None) or {}  # (shutdown lets go of it)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in list(processes.values()):
         with contextlib.suppress(Exception):
             process.kill()
-    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def cores() -> int:
@@ -64,11 +86,23 @@ class _Pool(ProcessPoolExecutor):
     always replaced. Python 3.11 to 3.13 can leave the pool with no worker and its queued
     tasks waiting forever (CPython gh-115634: the replacement trusts a count of idle workers
     that a worker which has left may still hold); this pool replaces a worker whenever it
-    has fewer than it was given, which is what the fixed versions do."""
+    has fewer than it was given, which is what the fixed versions do; none once it is shut
+    down (a worker started while the driver stops would find the pool's queues gone)."""
 
     def _adjust_process_count(self) -> None:
+        if self._shutdown_thread:
+            return
         if len(self._processes) < self._max_workers:  # type: ignore[attr-defined]
             self._spawn_process()  # type: ignore[attr-defined]
+
+    def start(self) -> _Pool:
+        """Every worker started now, not at the first tasks: with
+        :func:`interrupt_ignored_by_children` around it, a Ctrl-C never stops the driver
+        between starting a worker and knowing it (to stop it too)."""
+        with interrupt_ignored_by_children():
+            while len(self._processes) < self._max_workers:  # type: ignore[attr-defined]
+                self._spawn_process()  # type: ignore[attr-defined]
+        return self
 
 
 @dataclass(frozen=True)
@@ -209,10 +243,14 @@ class LocalEngine:
             if method == "forkserver":
                 # The server imports what every task imports once; each worker (a fresh one
                 # after TASKS_PER_WORKER tasks) starts with it (about half a second each).
+                from multiprocessing import forkserver
+
                 context.set_forkserver_preload(_PRELOAD)
+                with interrupt_ignored_by_children():
+                    forkserver.ensure_running()
             self._pool = _Pool(self.processes, mp_context=context,
                                initializer=_worker,
-                               max_tasks_per_child=TASKS_PER_WORKER)
+                               max_tasks_per_child=TASKS_PER_WORKER).start()
         return self._pool
 
     # --- results ----------------------------------------------------------------------------

@@ -574,7 +574,8 @@ def _chunks(source: Any, columns: PairColumns, fmt: str | None,
 
 @collector_paused()
 def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairColumns,
-                    judge: Judge, para_judge: Judge, signature: str, score: Any = None,
+                    judge: Judge | None = None, para_judge: Judge | None = None,
+                    signature: str | None = None, score: Any = None, judges: Any = None,
                     template: str = "net", candidates: int = 5, max_hops: int = 1,
                     decisions: Decisions | None = None, scores: str = "counted",
                     graph_files: str = "auto", aligned_format: str = "csv",
@@ -586,7 +587,10 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
     ``out`` as ``layout`` says (:data:`LAYOUTS`), with ``engine`` in summary.json.
     ``judge``/``para_judge``/``signature``: resolved on the driver (the model's
     calibrations); ``score``: the score function of the scores that are computed (in the
-    tasks). Ctrl-C cancels the tasks and leaves no output half-written."""
+    tasks). Or ``judges``, the four still being made elsewhere (a
+    :class:`concurrent.futures.Future` of them, as ``nile-align check`` loads the model in
+    a process of its own): the scan starts meanwhile (an error making them stops it as
+    soon as a chunk is done). Ctrl-C cancels the tasks and leaves no output half-written."""
     import pandas as pd
     from tqdm.auto import tqdm
 
@@ -596,10 +600,13 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
         raise UsageError("--max-hops must be at least 1")
     if layout not in LAYOUTS:
         raise UsageError(f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
-    computed = any(computed_scores(judge, para_judge, scores))
-    if computed and score is None:
-        raise UsageError("this check computes scores: give the score function")
-    hashed = para_judge.counts
+    if judges is None:
+        if judge is None or para_judge is None or signature is None:
+            raise UsageError("give the judges and the signature, or a future of them")
+        _scoring(judge, para_judge, scores, score)
+    # The n-gram bands of each sentence, where a model judges paraphrases (read in the scan
+    # when that is known before it; else after it, where it turns out so).
+    hashed = judges is None and para_judge is not None and para_judge.counts
     quiet = progress if progress is None else not progress
     timings: dict[str, float] = {}
     refs: list[Any] = []
@@ -622,7 +629,7 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
         with tqdm(desc="scan", unit="chunk", disable=quiet, leave=False) as bar:
             for raw, first in _chunks(source, columns, fmt, chunk_rows):
                 while len(scans) - len(places) >= ahead:
-                    places.append(_placed(engine, scans[len(places)], seen, bar))
+                    places.append(_placed(engine, scans[len(places)], seen, bar, judges))
                 if len(places) and (known is None or len(places) >= known_at + ahead):
                     known, known_at = engine.put(seen.keys()), len(places)
                 small, big = engine.submit(_scan, raw, first, columns, name, lenient, edits,
@@ -630,7 +637,17 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
                 scans.append(small)
                 chunks.append(big)
             while len(places) < len(scans):
-                places.append(_placed(engine, scans[len(places)], seen, bar))
+                places.append(_placed(engine, scans[len(places)], seen, bar, judges))
+        if judges is not None:
+            judge, para_judge, signature, score = judges.result()
+            _scoring(judge, para_judge, scores, score)
+            if para_judge.counts:
+                hashed = True
+                bands = [engine.submit(_bands, big) for big in chunks]
+                for p, ref in zip(places, bands):
+                    p["bands"] = engine.get(ref)
+        assert judge is not None and para_judge is not None and signature is not None
+        computed = any(computed_scores(judge, para_judge, scores))
         timings["scan"] = time.perf_counter() - started
         started = time.perf_counter()
         found = _find_candidates(engine, chunks, places, candidates, para_judge, decisions,
@@ -747,12 +764,32 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
         shutil.rmtree(spool, ignore_errors=True)
 
 
-def _placed(engine: Any, scan: Any, seen: _Seen, bar: Any) -> dict:
-    """A chunk's scan, once done: what places its pairs, and what it read (for ``seen``)."""
+def _placed(engine: Any, scan: Any, seen: _Seen, bar: Any, judges: Any) -> dict:
+    """A chunk's scan, once done: what places its pairs, and what it read (for ``seen``).
+    The judges being made elsewhere, if they failed, fail the check now."""
     placed = engine.get(scan)
     seen.add(placed.pop("read"))
     bar.update()
+    if judges is not None and judges.done():
+        judges.result()
     return placed
+
+
+def _scoring(judge: Judge, para_judge: Judge, scores: str, score: Any) -> None:
+    """A check that computes scores has the function that computes them."""
+    from .graph.translation import computed_scores
+
+    if any(computed_scores(judge, para_judge, scores)) and score is None:
+        raise UsageError("this check computes scores: give the score function")
+
+
+def _bands(chunk: tuple[Any, dict, dict]) -> np.ndarray:
+    """A scanned chunk's valid sentences' n-gram bands (what :func:`_scan` adds with
+    ``hashed``), for a scan that ran before it was known that they count."""
+    from .graph.blocking import signatures
+
+    pairs = chunk[0]
+    return signatures(pairs.loc[pairs["valid"].to_numpy(dtype=bool), "text"].tolist())
 
 
 def _find_candidates(engine: Any, chunks: list[Any], places: list[dict], k: int,

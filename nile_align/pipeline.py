@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,7 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
               threshold: float | None = None, candidates: int = 5, max_hops: int = 1,
               decisions: Decisions | list[dict] | None = None, judge: Judge | None = None,
               para_judge: Judge | None = None, signature: str | None = None,
-              scores: str = "counted",
+              judges: Future | None = None, scores: str = "counted",
               graph_files: str = "auto", aligned_format: str = "csv",
               layout: str | None = None, chunk_rows: int = CHUNK_ROWS,
               partition_rows: int = PARTITION_ROWS,
@@ -74,6 +75,9 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
     (default: the model's calibrations, see
     :func:`~nile_align.graph.translation.resolve_judges`); ``signature``: the scores'
     (default: the scorer's; given where no score is computed and the model is not kept).
+    ``judges``: instead of those four, a future of ``(judge, para_judge, signature,
+    scorer)`` being made elsewhere (``nile-align check`` loads the model in a process of its
+    own): the corpus is read meanwhile.
     ``engine``: where the partitions run (:mod:`nile_align.engines`; default a pool of this
     machine's cores, or this process for a small corpus). ``layout``: single files
     (``files``, the default here) or a folder of parts (``parts``, the default on Ray):
@@ -89,16 +93,17 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
 
     if decisions is not None and not isinstance(decisions, Decisions):
         decisions = Decisions(align=list(decisions))
-    if scorer is None and judge is None and para_judge is None:
-        # No model: the facts decide (what the embedded model's calibrations say too).
-        judge = Judge(0.0, counts=False, source="no model")
-        para_judge = Judge(0.0, counts=False, source="no model", kind="nl-nl")
-        signature = signature or "no-model"
-    if judge is None or para_judge is None or signature is None:
-        judge, para_judge, signed = resolve_judges(
-            scorer if scorer is not None else _no_scorer, template, threshold=threshold,
-            judge=judge, para_judge=para_judge)
-        signature = signature or signed
+    if judges is None:  # (else they come when the scan has started)
+        if scorer is None and judge is None and para_judge is None:
+            # No model: the facts decide (what the embedded model's calibrations say too).
+            judge = Judge(0.0, counts=False, source="no model")
+            para_judge = Judge(0.0, counts=False, source="no model", kind="nl-nl")
+            signature = signature or "no-model"
+        if judge is None or para_judge is None or signature is None:
+            judge, para_judge, signed = resolve_judges(
+                scorer if scorer is not None else _no_scorer, template, threshold=threshold,
+                judge=judge, para_judge=para_judge)
+            signature = signature or signed
     own = engine is None
     kept = out is not None
     folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="nile-align-check-"))
@@ -109,7 +114,7 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
         result = run_partitioned(
             corpus, out=folder, engine=engine, columns=columns or PairColumns(), judge=judge,
             para_judge=para_judge, signature=signature,
-            score=scorer, template=template,
+            score=scorer, judges=judges, template=template,
             candidates=candidates, max_hops=max_hops, decisions=decisions, scores=scores,
             graph_files=graph_files, aligned_format=aligned_format,
             layout=layout or ("parts" if engine.name == "ray" else "files"), fmt=fmt,

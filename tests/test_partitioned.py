@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import numpy as np
@@ -217,6 +218,31 @@ def test_a_chunk_reads_only_what_no_earlier_chunk_read(tmp_path):
     checked(corpus, tmp_path / "one", chunk_rows=10_000)
     checked(corpus, tmp_path / "chunks", chunk_rows=150)
     assert_same_outputs(tmp_path / "one", tmp_path / "chunks")
+
+
+def test_judges_made_beside_the_scan_give_the_outputs_of_judges_made_before(tmp_path):
+    """`nile-align check` makes its judges in a process of its own while the scan runs: a
+    scan that did not know paraphrase scores count (a score function's all do) gets each
+    sentence's n-gram bands after it, and the outputs are those of judges given at once; a
+    failure to make them stops the check."""
+    from review_corpus import Table, corpus
+
+    from nile_align.graph.translation import resolve_judges
+
+    judge, para, signature = resolve_judges(Table(), "net")
+    assert para.counts
+    run_check(corpus(), Table(), out=tmp_path / "given", candidates=10, chunk_rows=4)
+    later: Future = Future()
+    threading.Timer(0.5, later.set_result, [(judge, para, signature, Table())]).start()
+    result = run_check(corpus(), out=tmp_path / "later", candidates=10, chunk_rows=4,
+                       judges=later)
+    assert result.summary["scored_pairs"]["para_candidates"] > 0
+    assert_same_outputs(tmp_path / "given", tmp_path / "later")
+    failed: Future = Future()
+    failed.set_exception(UsageError("no model at 'nowhere'"))
+    with pytest.raises(UsageError, match="no model at 'nowhere'"):
+        run_check(corpus(), out=tmp_path / "failed", chunk_rows=4, judges=failed)
+    assert not (tmp_path / "failed" / "summary.json").exists()
 
 
 def test_plan_keeps_every_edge_a_check_acts_on_inside_one_partition(tmp_path):

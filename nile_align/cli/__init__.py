@@ -65,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 class _Stderr(logging.StreamHandler):
     """A handler that writes to ``sys.stderr`` as it is when a message is logged, not as it
-    was when the first command ran: a notebook or a test may replace it between calls."""
+    was when the first command ran: a notebook or a test may replace it between calls. A
+    message logged while a progress bar is drawn (the model's judges, made beside the
+    check's scan) goes above the bar, as ``tqdm.write`` puts it."""
 
     @property
     def stream(self):
@@ -74,6 +76,14 @@ class _Stderr(logging.StreamHandler):
     @stream.setter
     def stream(self, _value) -> None:
         pass
+
+    def emit(self, record: logging.LogRecord) -> None:
+        from tqdm import tqdm
+
+        try:
+            tqdm.write(self.format(record), file=self.stream)
+        except Exception:
+            self.handleError(record)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

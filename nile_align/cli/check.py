@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 from .common import (
@@ -142,9 +143,7 @@ def _add_run(sub) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from ..corpus import PairColumns
-    from ..engines import make_engine
-    from ..graph.translation import computed_scores
-    from ..judge.scoring import LazyScorer
+    from ..engines import make_engine, stop
     from ..pipeline import run_check
     from ..review.store import load_decisions
 
@@ -155,28 +154,30 @@ def cmd_check(args: argparse.Namespace) -> int:
 
         probe(args.address)  # an unreachable cluster is said before the model loads
     if args.stage_lines:
-        say("[1/3] judge: the model's calibrations say what its scores are worth", args)
-    judge, para_judge, signature, options = _judges_apart(args)
-    # Where scores are computed, each task's process loads the model once; this one never.
-    scorer = LazyScorer(options) if any(computed_scores(judge, para_judge, args.scores)) \
-        else None
-    engine = make_engine(args.engine, address=args.address, processes=args.workers,
-                         spool=args.out)  # the readings between passes, beside the outputs
-    if args.stage_lines:
-        say(f"[2/3] check: load, read and check the corpus as partitions "
-            f"({engine.name} engine)", args)
+        say("[1/3] judge: the model's calibrations say what its scores are worth (while the "
+            "check reads the corpus)", args)
+    judges, pool = _judges_apart(args)
+    engine = None
     try:
+        engine = make_engine(args.engine, address=args.address, processes=args.workers,
+                             spool=args.out)  # the readings between passes, beside the outputs
+        if args.stage_lines:
+            say(f"[2/3] check: load, read and check the corpus as partitions "
+                f"({engine.name} engine)", args)
         result = run_check(
-            args.corpus, scorer, out=args.out, engine=engine,
+            args.corpus, out=args.out, engine=engine,
             columns=PairColumns(args.nile, args.text, args.system, args.id, args.gold,
                                 args.wide),
             fmt=args.input_format, lenient=args.lenient, template=args.template,
             candidates=args.candidates, max_hops=args.max_hops, decisions=decisions,
-            judge=judge, para_judge=para_judge, signature=signature, scores=args.scores,
+            judges=judges, scores=args.scores,
             graph_files=args.graph_files, aligned_format=args.aligned_format,
             layout=args.output_layout, progress=None if not args.quiet else False)
     finally:
-        engine.close()
+        if engine is not None:
+            engine.close()
+        if not judges.done():  # Ctrl-C, or an error, while the model loads: nothing waits
+            stop(pool)
     s = result.summary
     c, e = s["corpus"], s["engine"]
     skipped = Counter(r["reason"] for r in c["skipped_rows"])
@@ -193,28 +194,40 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_FOUND if result.open_flags else EXIT_OK
 
 
-def _judges_apart(args: argparse.Namespace) -> tuple:
-    """The judges, the signature and the scorer's options the model options describe, made
-    in a process of its own (the model's memory goes with it: the driver of a check holds
-    integers per pair, not a model); what that process says is said here."""
+def _judges_apart(args: argparse.Namespace) -> tuple[Future, ProcessPoolExecutor]:
+    """The judges, the signature and the scorer the model options describe (a future of
+    them), made in a process of its own while the check starts (the model's memory goes with
+    it: the driver of a check holds integers per pair, not a model); what that process says
+    is said here when they are made. Where scores are computed, each task's process loads
+    the model once (:class:`~nile_align.judge.scoring.LazyScorer`); this one never."""
     import logging
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
-    from ..engines import ignore_interrupt, stop
+    from ..engines import ignore_interrupt, interrupt_ignored_by_children
+    from ..graph.translation import computed_scores
+    from ..judge.scoring import LazyScorer
 
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                initializer=ignore_interrupt)
-    try:
-        *made, said = pool.submit(_judges, args).result()
-    except BaseException:  # Ctrl-C, or the model failing to load: nothing waits for it
-        stop(pool)
-        raise
-    pool.shutdown()
-    log = logging.getLogger("nile_align")
-    for level, message in said:
-        log.log(level, "%s", message)
-    return tuple(made)
+    made: Future = Future()
+
+    def ready(future: Future) -> None:
+        pool.shutdown(wait=False)
+        try:
+            judge, para_judge, signature, options, said = future.result()
+        except BaseException as e:  # the model failing to load: the check stops there
+            made.set_exception(e)
+            return
+        log = logging.getLogger("nile_align")
+        for level, message in said:
+            log.log(level, "%s", message)
+        scorer = LazyScorer(options) if any(computed_scores(judge, para_judge, args.scores)) \
+            else None
+        made.set_result((judge, para_judge, signature, scorer))
+
+    with interrupt_ignored_by_children():  # the process starts at submit
+        pool.submit(_judges, args).add_done_callback(ready)
+    return made, pool
 
 
 def _judges(args: argparse.Namespace) -> tuple:
