@@ -14,6 +14,7 @@ import os
 import pickle
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -87,7 +88,11 @@ class _Pool(ProcessPoolExecutor):
     tasks waiting forever (CPython gh-115634: the replacement trusts a count of idle workers
     that a worker which has left may still hold); this pool replaces a worker whenever it
     has fewer than it was given, which is what the fixed versions do; none once it is shut
-    down (a worker started while the driver stops would find the pool's queues gone)."""
+    down (a worker started while the driver stops would find the pool's queues gone).
+
+    Its workers are all started at once (:meth:`start`), a Ctrl-C held until they are
+    known: one coming between starting a worker (which waits for the forkserver to be
+    ready) and knowing it would leave a worker no one stops."""
 
     def _adjust_process_count(self) -> None:
         if self._shutdown_thread:
@@ -95,14 +100,30 @@ class _Pool(ProcessPoolExecutor):
         if len(self._processes) < self._max_workers:  # type: ignore[attr-defined]
             self._spawn_process()  # type: ignore[attr-defined]
 
-    def start(self) -> _Pool:
-        """Every worker started now, not at the first tasks: with
-        :func:`interrupt_ignored_by_children` around it, a Ctrl-C never stops the driver
-        between starting a worker and knowing it (to stop it too)."""
-        with interrupt_ignored_by_children():
+    def start(self) -> None:
+        """Every worker started now (see the class)."""
+        with _interrupt_held():
             while len(self._processes) < self._max_workers:  # type: ignore[attr-defined]
                 self._spawn_process()  # type: ignore[attr-defined]
-        return self
+
+
+@contextlib.contextmanager
+def _interrupt_held() -> Iterator[None]:
+    """A Ctrl-C during the block raised at its end (in the main thread; elsewhere, where
+    none is raised, this does nothing)."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        raise KeyboardInterrupt
 
 
 @dataclass(frozen=True)
@@ -123,8 +144,7 @@ def _run(payload: bytes) -> None:
 def _execute(fn: Callable, args: tuple, paths: list[str]) -> None:
     """A local task: its arguments loaded (a :class:`_Ref` from its file), the function run,
     each result written to its file under a temporary name, renamed when complete (a worker
-    killed mid-write leaves no result that looks whole). In this process (an engine of one
-    process), with the collector paused (:mod:`nile_align.runtime`); a worker's is off."""
+    killed mid-write leaves no result that looks whole); then :func:`_collected`."""
     with collector_paused():
         out = fn(*(_load(a) if isinstance(a, _Ref) else a for a in args))
         for result, path in zip(out if len(paths) > 1 else (out,), paths):
@@ -132,30 +152,42 @@ def _execute(fn: Callable, args: tuple, paths: list[str]) -> None:
             with open(partial, "wb") as f:
                 pickle.dump(result, f, protocol=5)
             os.replace(partial, path)
+        out = result = None
+        _collected()
+
+
+def _collected() -> None:
+    """What a task left in reference cycles (a partition's graph and its cached views),
+    collected once it is done: the youngest generation only, which then holds just what the
+    task made. The collector is otherwise off in a worker (:func:`_worker`) and paused during
+    a task: its automatic passes would walk a chunk's objects while the task needs them, and
+    now and then every object the worker keeps (its caches), for nothing."""
+    import gc
+
+    gc.collect(0)
 
 
 def _worker() -> None:
     """How a worker process starts: Ctrl-C left to the driver (:func:`ignore_interrupt`),
-    the cyclic garbage collector off for its life. A task makes a chunk's or a partition's
-    objects, with next to no reference cycles; collecting would walk every object a task
-    leaves behind (its caches) after each task, 0.2-0.4 s each, 5% of a scan, for nothing,
-    and the worker leaves after :data:`TASKS_PER_WORKER` tasks, the few cycles with it."""
+    the cyclic garbage collector off (:func:`_collected` collects after each task; the
+    worker leaves after :data:`TASKS_PER_WORKER` tasks)."""
     import gc
 
     ignore_interrupt()
     gc.disable()
 
 
-def _uncollected(fn: Callable) -> Callable:
-    """``fn`` in a Ray worker, which starts it with the collector off as :func:`_worker`
-    does (Ray's worker leaves after :data:`TASKS_PER_WORKER` calls)."""
+def _paused(fn: Callable) -> Callable:
+    """``fn`` run as a local task runs (a Ray task): the collector paused, and
+    :func:`_collected` after it."""
 
     @functools.wraps(fn)
     def run(*args: Any) -> Any:
-        import gc
-
-        gc.disable()
-        return fn(*args)
+        with collector_paused():
+            try:
+                return fn(*args)
+            finally:
+                _collected()
 
     return run
 
@@ -250,7 +282,8 @@ class LocalEngine:
                     forkserver.ensure_running()
             self._pool = _Pool(self.processes, mp_context=context,
                                initializer=_worker,
-                               max_tasks_per_child=TASKS_PER_WORKER).start()
+                               max_tasks_per_child=TASKS_PER_WORKER)
+            self._pool.start()
         return self._pool
 
     # --- results ----------------------------------------------------------------------------
@@ -342,7 +375,7 @@ class RayEngine:
         if key not in self._remote:
             self._remote[key] = self.ray.remote(num_cpus=1, num_returns=returns,
                                                 max_retries=self.retries,
-                                                max_calls=TASKS_PER_WORKER)(_uncollected(fn))
+                                                max_calls=TASKS_PER_WORKER)(_paused(fn))
         return self._remote[key].remote(*args)
 
     def put(self, value: Any) -> Any:

@@ -248,3 +248,34 @@ def test_syntax_error_is_a_value_error_and_pickles():
     except NileSyntaxError as e:
         again = pickle.loads(pickle.dumps(e))
         assert str(again) == str(e)
+
+
+def test_bad_nile_leaves_no_reference_cycle_holding_the_callers_frames():
+    """A syntax error raised and caught leaves nothing that only the cyclic collector can
+    free: a check's worker runs its tasks without it, and a cycle through the raising frame
+    would hold every caller's frame (a whole chunk) until it ran."""
+    import gc
+    import weakref
+
+    from nile_align.nile.validate import validate
+
+    class Chunk:
+        pass
+
+    def caller(text: str, lenient: bool) -> weakref.ref:
+        chunk = Chunk()
+        assert not validate(text, lenient=lenient).valid
+        return weakref.ref(chunk)
+
+    for text in ("for endpoint('guests' block service('ftp')",  # no hint
+                 "for endpoint('guests') blok service('ftp')",
+                 "for endpoint('labs') set bandwidth('max', '', 'mbps')"):  # a lenient hint
+        for lenient in (False, True):
+            caller(text, lenient)  # the lenient parser built, once
+            enabled = gc.isenabled()
+            gc.disable()
+            try:
+                assert caller(text, lenient)() is None, (text, lenient)
+            finally:
+                if enabled:
+                    gc.enable()

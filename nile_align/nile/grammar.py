@@ -446,7 +446,13 @@ class NileParser:
                 error = NileSyntaxError(f"{error.message}; --lenient accepts this ({hint})",
                                         line=error.line, column=error.column, text=text,
                                         source=source)
-            raise error
+            try:
+                raise error
+            finally:
+                # Its traceback holds this frame: were the frame to hold it too, the two
+                # (and every caller's frame, a check's whole chunk) would wait for the
+                # cyclic collector.
+                del error
         try:
             tree = self._lenient.parse(text)
         except UnexpectedInput as e:
