@@ -1,6 +1,6 @@
 """The main job end to end on a NEAT-sized corpus: 250,000 rows through the calls
-`nile-align check` makes (load the embedded model and its calibrations, then the check as
-partitions on the default engine, a pool of this machine's cores: scan (read and validate
+`nile-align check` makes (the embedded model and its calibrations loaded beside the check,
+which runs as partitions on the default engine, a pool of this machine's cores: scan (read and validate
 the corpus, read every sentence with its fact checks), cross-intent candidates, the plan,
 the partitions' checks, every output file), each pass timed; then the same at 10,000,
 50,000 and 100,000 rows to show how the time grows. Targets (2-core CPU, issue 31): 250,000
@@ -156,7 +156,7 @@ def one(rows: int, work: Path) -> dict:
     t = e["wall_seconds"]
     return {
         "rows": rows, "wall": wall, "timings": {
-            "load the model, its calibrations (a process of its own)": wall - sum(t.values()),
+            "start (the model and its calibrations load beside the scan, in a process of their own)": wall - sum(t.values()),
             SCAN: t["scan"],
             "cross-intent candidates (by facts)": t["candidates"],
             "plan the partitions (on the driver)": t["plan"],

@@ -54,7 +54,6 @@ def interrupt_ignored_by_children() -> Iterator[None]:
     instead of printing a traceback there. Only the main thread can change it (elsewhere
     this does nothing); a Ctrl-C in this short block is not seen."""
     import signal
-    import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -64,6 +63,25 @@ def interrupt_ignored_by_children() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _interrupt_held() -> Iterator[None]:
+    """A Ctrl-C during the block raised at its end (in the main thread; elsewhere, where
+    none is raised, this does nothing)."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        raise KeyboardInterrupt
 
 
 def stop(pool: ProcessPoolExecutor) -> None:
@@ -105,25 +123,6 @@ class _Pool(ProcessPoolExecutor):
         with _interrupt_held():
             while len(self._processes) < self._max_workers:  # type: ignore[attr-defined]
                 self._spawn_process()  # type: ignore[attr-defined]
-
-
-@contextlib.contextmanager
-def _interrupt_held() -> Iterator[None]:
-    """A Ctrl-C during the block raised at its end (in the main thread; elsewhere, where
-    none is raised, this does nothing)."""
-    import signal
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if held:
-        raise KeyboardInterrupt
 
 
 @dataclass(frozen=True)
