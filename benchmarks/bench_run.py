@@ -1,7 +1,8 @@
 """The main job end to end on a NEAT-sized corpus: 250,000 rows through the calls
 `nile-align check` makes (the embedded model and its calibrations loaded beside the check,
-which runs as partitions on the default engine, a pool of this machine's cores: scan (read and validate
-the corpus, read every sentence with its fact checks), cross-intent candidates, the plan,
+which runs as partitions on the default engine, a pool of this machine's cores: scan (read
+and validate the corpus, read every sentence with its fact checks), cross-intent
+candidates, the plan,
 the partitions' checks, every output file), each pass timed; then the same at 10,000,
 50,000 and 100,000 rows to show how the time grows. Targets (2-core CPU, issue 31): 250,000
 rows in <= 120 s with a job peak <= 2 GiB.
@@ -40,6 +41,7 @@ from nile_align.partitioned import CHUNK_ROWS, PARTITION_ROWS  # noqa: E402
 NEAT = ROOT.parent / "shared" / "data" / "neat-rein-dev.tsv"
 SYSTEMS = ("llama", "mistral")
 SCAN = "scan: load, validate, read every sentence once with its NL↔Nile fact checks"
+START = "start (the model and its calibrations load beside the scan, in a process of their own)"
 CHECK = "check the partitions: graph, NL↔NL verdicts, (6), (5), flags, their lines"
 
 
@@ -156,7 +158,7 @@ def one(rows: int, work: Path) -> dict:
     t = e["wall_seconds"]
     return {
         "rows": rows, "wall": wall, "timings": {
-            "start (the model and its calibrations load beside the scan, in a process of their own)": wall - sum(t.values()),
+            START: wall - sum(t.values()),
             SCAN: t["scan"],
             "cross-intent candidates (by facts)": t["candidates"],
             "plan the partitions (on the driver)": t["plan"],
