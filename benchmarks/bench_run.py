@@ -2,10 +2,9 @@
 `nile-align check` makes (the embedded model and its calibrations loaded beside the check,
 which runs as partitions on the default engine, a pool of this machine's cores: scan (read
 and validate the corpus, read every sentence with its fact checks), cross-intent
-candidates, the plan,
-the partitions' checks, every output file), each pass timed; then the same at 10,000,
-50,000 and 100,000 rows to show how the time grows. Targets (2-core CPU, issue 31): 250,000
-rows in <= 120 s with a job peak <= 2 GiB.
+candidates, the plan, the partitions' checks, every output file), each pass timed; then the
+same at 10,000, 50,000 and 100,000 rows to show how the time grows. Targets (2-core CPU,
+issue 31): 250,000 rows in <= 120 s with a job peak <= 2 GiB.
 
     .venv/bin/python benchmarks/bench_run.py                 # = make bench-run
     .venv/bin/python benchmarks/bench_run.py --sizes 10000   # one size, printed only
