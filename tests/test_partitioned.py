@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 
 from nile_align.corpus import PairColumns, iter_pair_chunks, load_pairs, pairs_of
-from nile_align.engines import TASKS_PER_WORKER, LocalEngine, RayEngine
+from nile_align.engines import INLINE_BYTES, TASKS_PER_WORKER, LocalEngine, RayEngine
 from nile_align.errors import UsageError
 from nile_align.graph.decisions import Decisions
 from nile_align.graph.translation import build_graph, sentence_id
@@ -349,6 +349,13 @@ def test_ray_gives_the_outputs_of_this_process_at_20000_rows(tmp_path, ray_engin
     assert engine["name"] == "ray" and engine["partitions"] >= 4
     assert sum(engine["where"].values()) == engine["partitions"]
     assert_same_outputs(tmp_path / "one", tmp_path / "ray")
+
+
+def test_ray_workers_send_results_over_a_kib_to_the_object_store_not_the_driver(ray_engine):
+    # Ray keeps a small result in its owner's memory: the driver's, for every split piece.
+    seen = ray_engine.get(ray_engine.submit(
+        lambda: os.environ.get("RAY_max_direct_call_object_size")))
+    assert seen == str(INLINE_BYTES)
 
 
 def test_a_ray_worker_killed_mid_run_is_retried_with_identical_outputs(tmp_path, ray_engine):

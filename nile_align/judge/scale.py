@@ -97,11 +97,13 @@ def merge_parts(paths: Sequence[str | Path]):
     return merged.drop(columns=list(PART_COLUMNS))
 
 
-def start_ray(address: str | None, *, object_store_gib: float | None = None) -> tuple[Any, bool]:
+def start_ray(address: str | None, *, object_store_gib: float | None = None,
+              env: dict[str, str] | None = None) -> tuple[Any, bool]:
     """Ray, connected to the cluster at ``address`` (``ray start --head`` prints it; checked
     first: :func:`probe`) or, for None, to a local one started here with an object store of
-    ``object_store_gib`` (default: Ray's); also whether this call started it (and so should
-    shut it down). A process already connected stays as it is."""
+    ``object_store_gib`` (default: Ray's), this job's workers with the variables ``env``;
+    also whether this call started it (and so should shut it down). A process already
+    connected stays as it is."""
     try:
         import ray
     except ImportError:
@@ -113,6 +115,8 @@ def start_ray(address: str | None, *, object_store_gib: float | None = None) -> 
                                "configure_logging": False}
     if address is None and object_store_gib:
         options["object_store_memory"] = int(object_store_gib * 2**30)
+    if env:
+        options["runtime_env"] = {"env_vars": dict(env)}
     try:
         ray.init(address=address, **options)
     except (ConnectionError, TimeoutError, ValueError, RuntimeError) as e:
