@@ -232,3 +232,19 @@ def test_token_logprobs_primitive(tiny):
     assert logp.shape == (1, 2) and (logp < 0).all()
     assert logp[0, 0] - logp[0, 1] == pytest.approx(tiny.score(a=["guests"], b=["students"])[0],
                                                     abs=1e-4)
+
+
+def test_a_workers_scorer_loads_without_bars_and_leaves_them_as_they_were(tiny_dir, capsys):
+    from transformers.utils import logging as hf_logging
+
+    from nile_align.judge.scoring import scorer_of
+
+    Scorer(str(tiny_dir), cache=None)
+    assert "Loading weights" in capsys.readouterr().err  # what a worker would print
+    scorer_of.cache_clear()
+    scorer = scorer_of(str(tiny_dir), "cpu", "float32", None, None, 8, 0.0, None)
+    assert scorer.score(a=["for endpoint('guests') block service('ftp')"],
+                        b=["guests cannot use ftp"], template="net").shape == (1,)
+    assert "Loading weights" not in capsys.readouterr().err
+    assert hf_logging.is_progress_bar_enabled()
+    scorer_of.cache_clear()

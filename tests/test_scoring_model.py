@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pytest
 
@@ -54,12 +56,15 @@ def test_net_pluie_scores_the_appendix_i_rows(smollm2, appendix_rows):
     assert np.abs(two_pass - result.scores[:4]).max() < 1e-3
 
 
-def test_converted_gguf_copy_scores_like_the_gguf_file(tmp_path, monkeypatch, appendix_rows):
+def test_converted_gguf_copy_scores_like_the_gguf_file(tmp_path, monkeypatch, appendix_rows,
+                                                       capsys, caplog):
     monkeypatch.setenv("NILE_ALIGN_CACHE", str(tmp_path))
+    caplog.set_level(logging.INFO, logger="nile_align")  # not quiet: only a pipe hides the bar
     pairs = dict(a=[r["nile"] for r in appendix_rows[:4]],
                  b=[r["mistral"] for r in appendix_rows[:4]])
     from_gguf = Scorer(cache=None)          # dequantises the GGUF, saves a converted copy
     assert any((tmp_path / "models").glob("*/complete"))
+    assert "GGUF" not in capsys.readouterr().err  # stderr is not a terminal: no bar
     from_copy = Scorer(cache=None)          # loads the converted copy
     assert from_gguf.loaded.identity == from_copy.loaded.identity
     np.testing.assert_allclose(from_gguf.score(**pairs), from_copy.score(**pairs), atol=1e-5)

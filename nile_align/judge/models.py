@@ -14,6 +14,7 @@ import io
 import logging
 import os
 import socket
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -178,8 +179,9 @@ def _load_gguf(spec: ModelSpec, digest: str, dtype):
         return model, tok
     folder, name = str(Path(spec.location).parent), Path(spec.location).name
     log.debug("first load of %s: dequantising it once (about 20 s)", spec.display)
-    # transformers draws its own tqdm bar while dequantising; a quiet run shows none.
-    quiet = not log.isEnabledFor(logging.INFO)
+    # transformers draws its own tqdm bar while dequantising; a quiet run shows none, nor
+    # does one whose stderr is not a terminal (as no bar of ours does there).
+    quiet = not log.isEnabledFor(logging.INFO) or not sys.stderr.isatty()
     with contextlib.redirect_stderr(io.StringIO()) if quiet else contextlib.nullcontext():
         tok = AutoTokenizer.from_pretrained(folder, gguf_file=name, local_files_only=True)
         model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name,

@@ -23,7 +23,6 @@ import logging
 import math
 import re
 import sys
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -221,6 +220,9 @@ class Scorer:
         params = inspect.signature(self.model.forward).parameters
         self._keep_arg = next((k for k in ("logits_to_keep", "num_logits_to_keep")
                                if k in params), None)
+        # The key/value cache's argument: ``cache`` since transformers 5.2x (which warns
+        # once on the older name), ``past_key_values`` before.
+        self._cache_arg = "cache" if "cache" in params else "past_key_values"
         pad = self.tokenizer.pad_token_id
         self._pad_id = pad if pad is not None else (self.tokenizer.eos_token_id or 0)
 
@@ -355,16 +357,13 @@ class Scorer:
             attention = mask
         else:
             index = torch.tensor(rows)
-            kwargs["past_key_values"] = _cache_rows(ctx.cache, index.to(dev))
+            kwargs[self._cache_arg] = _cache_rows(ctx.cache, index.to(dev))
             attention = torch.cat([ctx.mask[index], mask], 1)
             offset = ctx.lengths[index]
         positions = (mask.cumsum(1) - 1).clamp(min=0) + offset[:, None]
         if self._keep_arg:
             kwargs[self._keep_arg] = 1  # logits of the last position only
-        with torch.inference_mode(), warnings.catch_warnings():
-            # transformers renames past_key_values in a later major version; the argument
-            # works in every version we support, and the warning is not the user's concern.
-            warnings.filterwarnings("ignore", ".*past_key_values.*", FutureWarning)
+        with torch.inference_mode():
             out = self.model(input_ids=ids.to(dev), attention_mask=attention.to(dev),
                              position_ids=positions.to(dev), **kwargs)
         return out, attention, offset + mask.sum(1)
@@ -380,8 +379,8 @@ class Scorer:
         skip = len(base.ids) if base is not None else 0
         out, attention, lengths = self._forward([h[skip:] for h in heads], base,
                                                 [0] * len(heads), keep_cache=True)
-        return _Context(heads[0] if len(heads) == 1 else [], out.past_key_values, attention,
-                        lengths)
+        return _Context(heads[0] if len(heads) == 1 else [], getattr(out, self._cache_arg),
+                        attention, lengths)
 
     def _run_batches(self, items: list[tuple[int, list[int], int]], ctx: _Context | None,
                      fn, on_batch) -> None:
@@ -683,6 +682,18 @@ def scorer_of(model: str | None, device: str, dtype: str, templates: str | None,
               cache: str | None, batch_size: int, threshold: float,
               adapter: str | None) -> Scorer:
     """The Scorer of these options, made once per process: what a pickled Scorer becomes
-    in a worker (the model is loaded once however many tasks it scores)."""
-    return Scorer(model, device=device, dtype=dtype, templates=templates, cache=cache,
-                  batch_size=batch_size, threshold=threshold, adapter=adapter)
+    in a worker (the model is loaded once however many tasks it scores). It loads without
+    transformers' bars and notices: no one watches a worker's stderr, and the driver says
+    what loads."""
+    from transformers.utils import logging as hf_logging
+
+    verbosity, bars = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        return Scorer(model, device=device, dtype=dtype, templates=templates, cache=cache,
+                      batch_size=batch_size, threshold=threshold, adapter=adapter)
+    finally:  # as they were (a pool of one runs its tasks in the caller's process)
+        hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
