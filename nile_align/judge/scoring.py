@@ -220,8 +220,8 @@ class Scorer:
         params = inspect.signature(self.model.forward).parameters
         self._keep_arg = next((k for k in ("logits_to_keep", "num_logits_to_keep")
                                if k in params), None)
-        # The key/value cache's argument: ``cache`` since transformers 5.2x (which warns
-        # once on the older name), ``past_key_values`` before.
+        # The key/value cache's argument: ``cache`` where the model takes it (transformers
+        # 5.24 here, which warns once on the older name), else ``past_key_values``.
         self._cache_arg = "cache" if "cache" in params else "past_key_values"
         pad = self.tokenizer.pad_token_id
         self._pad_id = pad if pad is not None else (self.tokenizer.eos_token_id or 0)
