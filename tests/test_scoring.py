@@ -239,12 +239,18 @@ def test_a_workers_scorer_loads_without_bars_and_leaves_them_as_they_were(tiny_d
 
     from nile_align.judge.scoring import scorer_of
 
-    Scorer(str(tiny_dir), cache=None)
-    assert "Loading weights" in capsys.readouterr().err  # what a worker would print
-    scorer_of.cache_clear()
-    scorer = scorer_of(str(tiny_dir), "cpu", "float32", None, None, 8, 0.0, None)
-    assert scorer.score(a=["for endpoint('guests') block service('ftp')"],
-                        b=["guests cannot use ftp"], template="net").shape == (1,)
-    assert "Loading weights" not in capsys.readouterr().err
-    assert hf_logging.is_progress_bar_enabled()
-    scorer_of.cache_clear()
+    was = hf_logging.is_progress_bar_enabled()  # a CLI test before may have turned them off
+    hf_logging.enable_progress_bar()
+    try:
+        Scorer(str(tiny_dir), cache=None)
+        assert "Loading weights" in capsys.readouterr().err  # what a worker would print
+        scorer_of.cache_clear()
+        scorer = scorer_of(str(tiny_dir), "cpu", "float32", None, None, 8, 0.0, None)
+        assert scorer.score(a=["for endpoint('guests') block service('ftp')"],
+                            b=["guests cannot use ftp"], template="net").shape == (1,)
+        assert "Loading weights" not in capsys.readouterr().err
+        assert hf_logging.is_progress_bar_enabled()
+    finally:
+        scorer_of.cache_clear()
+        if not was:
+            hf_logging.disable_progress_bar()
