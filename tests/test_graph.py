@@ -287,6 +287,12 @@ def test_blocking_pairs_nearest_texts_across_groups():
     assert candidate_pairs(texts, k=0) == [] and candidate_pairs(texts[:1], k=3) == []
 
 
+def test_blocking_breaks_ties_on_the_lower_index():
+    same = ["guests cannot transfer files"] * 4
+    assert candidate_pairs(same, k=1) == [(0, 1), (0, 2), (0, 3)]
+    assert candidate_pairs(same, k=2) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)]
+
+
 def test_wide_corpus_and_bad_gold():
     frame = pd.DataFrame({"nile": [I1, I2], "llama": [N1, M1], "mistral": [N2, M2]})
     long = load_pairs(frame, wide=["llama", "mistral"])

@@ -100,16 +100,31 @@ def bucket_pairs(texts: Sequence[str], bands: np.ndarray, groups: Sequence[int],
 
 
 def _nearest(vectors, members: np.ndarray, group: np.ndarray, k: int) -> list[tuple[int, int]]:
-    """Each member with its ``k`` most similar others of ``members`` outside its group."""
-    sims = (vectors @ vectors.T).toarray()
+    """Each member with its ``k`` most similar others of ``members`` (ascending) outside its
+    group, the lower member first among equals."""
+    from scipy.sparse import csr_matrix
+
+    # The n-grams these members use, renumbered from 0 (same order): a product over the
+    # 2^20 hashed columns would walk all of them for every bucket.
+    used, columns = np.unique(vectors.indices, return_inverse=True)
+    compact = csr_matrix((vectors.data, columns.reshape(-1), vectors.indptr),
+                         shape=(vectors.shape[0], len(used)))
+    sims = (compact @ compact.T).toarray()
     np.fill_diagonal(sims, -np.inf)
     g = group[members]
     same = (g[:, None] == g[None, :]) & (g[:, None] >= 0)
     sims[same] = -np.inf
-    out = []
-    for row in range(len(members)):
-        best = np.lexsort((members, -sims[row]))[:k]
-        out += [(int(members[row]), int(members[c])) for c in best if sims[row, c] > -np.inf]
+    rows = np.arange(len(members))
+    out: list[tuple[int, int]] = []
+    # The k best of every row at once, one rank at a time: argmax takes the first of equal
+    # values, the lower member (a sort per row cost ~0.1 ms a member).
+    for _ in range(min(k, len(members) - 1)):
+        best = sims.argmax(axis=1)
+        found = sims[rows, best] > -np.inf
+        if not found.any():
+            break
+        out += zip(members[rows[found]].tolist(), members[best[found]].tolist())
+        sims[rows, best] = -np.inf
     return out
 
 
