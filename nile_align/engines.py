@@ -50,18 +50,15 @@ def ignore_interrupt() -> None:
 
 
 @contextlib.contextmanager
-def interrupt_ignored_by_children() -> Iterator[None]:
-    """Processes started inside this block start with Ctrl-C ignored: Python keeps a SIGINT
-    it starts with ignored, so a Ctrl-C while such a process still imports (a forkserver
-    importing its preload, a spawned process) is left to this process, which stops them,
-    instead of printing a traceback there. Only the main thread can change it (elsewhere
-    this does nothing); a Ctrl-C in this short block is not seen."""
+def _sigint(handler: Any) -> Iterator[None]:
+    """SIGINT handled by ``handler`` during the block, in the main thread (only it can
+    change a handler: elsewhere nothing changes)."""
     import signal
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = signal.signal(signal.SIGINT, handler)
     try:
         yield
     finally:
@@ -69,20 +66,23 @@ def interrupt_ignored_by_children() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _interrupt_held() -> Iterator[None]:
-    """A Ctrl-C during the block raised at its end (in the main thread; elsewhere, where
-    none is raised, this does nothing)."""
+def interrupt_ignored_by_children() -> Iterator[None]:
+    """Processes started inside this block start with Ctrl-C ignored: Python keeps a SIGINT
+    it starts with ignored, so a Ctrl-C while such a process still imports (a forkserver
+    importing its preload, a spawned process) is left to this process, which stops them,
+    instead of printing a traceback there. A Ctrl-C in this short block is not seen."""
     import signal
 
-    if threading.current_thread() is not threading.main_thread():
+    with _sigint(signal.SIG_IGN):
         yield
-        return
+
+
+@contextlib.contextmanager
+def _interrupt_held() -> Iterator[None]:
+    """A Ctrl-C during the block raised at its end (in the main thread)."""
     held: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
-    try:
+    with _sigint(lambda number, frame: held.append(number)):
         yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
     if held:
         raise KeyboardInterrupt
 
