@@ -254,10 +254,10 @@ def test_bad_nile_leaves_no_reference_cycle_holding_the_callers_frames():
     """A syntax error raised and caught leaves nothing that only the cyclic collector can
     free: a check's worker runs its tasks without it, and a cycle through the raising frame
     would hold every caller's frame (a whole chunk) until it ran."""
-    import gc
     import weakref
 
     from nile_align.nile.validate import validate
+    from nile_align.runtime import collector_paused
 
     class Chunk:
         pass
@@ -272,10 +272,5 @@ def test_bad_nile_leaves_no_reference_cycle_holding_the_callers_frames():
                  "for endpoint('labs') set bandwidth('max', '', 'mbps')"):  # a lenient hint
         for lenient in (False, True):
             caller(text, lenient)  # the lenient parser built, once
-            enabled = gc.isenabled()
-            gc.disable()
-            try:
+            with collector_paused():
                 assert caller(text, lenient)() is None, (text, lenient)
-            finally:
-                if enabled:
-                    gc.enable()
