@@ -720,6 +720,8 @@ class Reading:
     #: The English it was read with.
     english: English = field(default_factory=_english, repr=False)
     _qualifiers: dict = field(default_factory=dict, repr=False, compare=False)
+    _verbs: dict = field(default_factory=dict, repr=False, compare=False)
+    _marks: dict = field(default_factory=dict, repr=False, compare=False)
 
     def described(self, span: Span) -> bool:
         """Whether ``span`` stands in a gloss or an example: it describes a name, and what
@@ -731,8 +733,17 @@ class Reading:
 
     def first(self, name: str, start: int = 0, end: int | None = None) -> Hit | None:
         """The first hit of cue ``name`` inside ``[start, end)``."""
+        # The readers ask tens of times per sentence, most often of a cue it lacks: that
+        # answer costs a lookup (the check that the name is a cue comes only then).
+        hits = self.hits.get(name)
+        if hits is None:
+            self.cues(name)
+            return None
         end = len(self.text) if end is None else end
-        return next((h for h in self.cues(name) if h.start >= start and h.end <= end), None)
+        for h in hits:
+            if h.start >= start and h.end <= end:
+                return h
+        return None
 
     def inside(self, name: str, start: int, end: int) -> Iterator[Hit]:
         return (h for h in self.cues(name) if h.start >= start and h.end <= end)
@@ -760,6 +771,14 @@ class Reading:
         YouTube are allowed"), else (with ``fallback``) the sentence's cue. For ``acl``,
         block cues come before allow cues, and a lone "no" blocks where nothing else is
         said."""
+        # Computed once per question: the statement and each fact check ask the same ones.
+        key = (family, span, fallback, lists)
+        if key not in self._verbs:
+            self._verbs[key] = self._verb(family, span, fallback, lists)
+        return self._verbs[key]
+
+    def _verb(self, family: str, span: Span | None, fallback: bool, lists: bool,
+              ) -> Hit | None:
         asked = self._request_verb(family)
         if asked is not None and (span is None or not self.first("request",
                                                               *self.clauses[self.clause(span)])):
@@ -887,6 +906,12 @@ class Reading:
     def marked(self, span: Span, marker: str) -> Hit | None:
         """The words just before ``span`` that make it a path's source (``from``) or
         destination (``to``)."""
+        key = (span, marker)  # asked by the statement and by each fact check: read once
+        if key not in self._marks:
+            self._marks[key] = self._marked(span, marker)
+        return self._marks[key]
+
+    def _marked(self, span: Span, marker: str) -> Hit | None:
         e = self.english
         m = e["from" if marker == "from" else "to"].search(self.text, 0, span[0])
         if m is None and e["from_after" if marker == "from" else "to_after"].match(
@@ -1317,7 +1342,8 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
     text = r.text
     taken = [a.span for a in r.amounts] + [s for _, s in r.times] + [s for _, s in r.dates] \
         + [m.span for m in r.mentions] + [h.span for hs in r.hits.values() for h in hs]
-    for m in _FACT_LIKE.finditer(text):
+    # Each fact-like token holds a digit: a sentence without one has none.
+    for m in _FACT_LIKE.finditer(text) if _DIGITS.search(text) else ():
         if any(a <= m.start() < b for a, b in taken):
             continue
         if m.group("number") and not _in_word_of_letters(text, m):
