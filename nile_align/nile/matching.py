@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from operator import itemgetter
 from re import _casefix, _compiler, _parser  # type: ignore[attr-defined]
 from re import _constants as sre
 from typing import Any
@@ -28,6 +29,8 @@ from typing import Any
 __all__ = ["FoldedMatch", "Pattern", "Patterns"]
 
 _END = 2**62  # "to the end of the string", as re's own methods take it
+_NONE: Iterator[Any] = iter(())  # no match: exhausted, so one serves every call
+_VALUE = itemgetter(1)  # the word's number of an automaton's (end, number) hit
 
 # The characters beyond ASCII that the engine folds to another besides their lower case.
 _EXTRA = frozenset(c for c in _casefix._EXTRA_CASES if c > 127)
@@ -65,7 +68,7 @@ class Patterns:
         if seen is None:
             low = string.lower()
             if low.isascii() or (len(low) == len(string) and not _EXOTIC.search(low)):
-                seen = (low, frozenset(v for _, v in self._words().iter(low)))
+                seen = (low, frozenset(map(_VALUE, self._words().iter(low))))
             else:
                 seen = (None, frozenset())
             if len(self._seen) >= 64:  # a sentence's patterns ask of a few strings at a time
@@ -109,50 +112,11 @@ class Pattern:
     def __repr__(self) -> str:
         return f"Pattern({self.pattern!r})"
 
-    def _plan(self, string: str) -> tuple[re.Pattern, str, bool] | None:
-        """What to run on what (the pattern, the string, whether its matches quote another),
-        or None when the string holds none of the words a match needs."""
-        low, held = self._patterns._seen.get(string) or self._patterns.screen(string)
-        if low is None:
-            return self._as_written, string, False
-        if self._words is not None and held.isdisjoint(self._words):
-            return None
-        return (self._lower, low, True) if self._lower is not None else \
-            (self._as_written, string, False)
-
-    # search: _plan written out (a reading makes a hundred calls)
-    def search(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
-        low, held = self._patterns._seen.get(string) or self._patterns.screen(string)
-        if low is None or self._lower is None:
-            if low is not None and self._words is not None and held.isdisjoint(self._words):
-                return None
-            return self._as_written.search(string, pos, endpos)
-        if self._words is not None and held.isdisjoint(self._words):
-            return None
-        m = self._lower.search(low, pos, endpos)
-        return None if m is None else FoldedMatch(m, string, self)
-
-    def match(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
-        return self._one("match", string, pos, endpos)
-
-    def fullmatch(self, string: str, pos: int = 0, endpos: int = _END) -> Any:
-        return self._one("fullmatch", string, pos, endpos)
-
-    def _one(self, how: str, string: str, pos: int, endpos: int) -> Any:
-        plan = self._plan(string)
-        if plan is None:
-            return None
-        compiled, target, quoted = plan
-        m = getattr(compiled, how)(target, pos, endpos)
-        return FoldedMatch(m, string, self) if quoted and m is not None else m
-
-    def finditer(self, string: str, pos: int = 0, endpos: int = _END) -> Iterator[Any]:
-        plan = self._plan(string)
-        if plan is None:
-            return iter(())
-        compiled, target, quoted = plan
-        found = compiled.finditer(target, pos, endpos)
-        return (FoldedMatch(m, string, self) for m in found) if quoted else found
+    # Each screened first, then run as written or folded (see _screened).
+    search: Callable[..., Any]
+    match: Callable[..., Any]
+    fullmatch: Callable[..., Any]
+    finditer: Callable[..., Iterator[Any]]
 
     def findall(self, string: str, pos: int = 0, endpos: int = _END) -> list[Any]:
         return [m.group() if self.groups == 0 else m.group(1) if self.groups == 1
@@ -168,6 +132,42 @@ class Pattern:
             if n == count:
                 break
         return "".join(out) + string[last:]
+
+
+def _screened(how: str, found: Callable[[Any, str, Pattern], Any], nothing: Any,
+              ) -> Callable[..., Any]:
+    """:class:`Pattern`'s ``how`` (a method of :class:`re.Pattern`): ``nothing`` where the
+    string holds none of the words a match needs; else the pattern as written, or folded
+    on the lower-cased string (what that finds given to ``found`` to quote the string).
+    One function, not a method calling a helper: a reading makes a hundred calls, and
+    each call of a helper costs as much as the screen."""
+    run = getattr(re.Pattern, how)
+
+    def method(self: Pattern, string: str, pos: int = 0, endpos: int = _END) -> Any:
+        low, held = self._patterns._seen.get(string) or self._patterns.screen(string)
+        if low is not None and self._words is not None and held.isdisjoint(self._words):
+            return nothing
+        if low is None or self._lower is None:
+            return run(self._as_written, string, pos, endpos)
+        return found(run(self._lower, low, pos, endpos), string, self)
+
+    method.__name__ = method.__qualname__ = how
+    return method
+
+
+def _quoted(m: re.Match | None, string: str, pattern: Pattern) -> FoldedMatch | None:
+    return None if m is None else FoldedMatch(m, string, pattern)
+
+
+def _each_quoted(found: Iterator[re.Match], string: str, pattern: Pattern,
+                 ) -> Iterator[FoldedMatch]:
+    return (FoldedMatch(m, string, pattern) for m in found)
+
+
+Pattern.search = _screened("search", _quoted, None)
+Pattern.match = _screened("match", _quoted, None)
+Pattern.fullmatch = _screened("fullmatch", _quoted, None)
+Pattern.finditer = _screened("finditer", _each_quoted, _NONE)
 
 
 class FoldedMatch:
