@@ -27,7 +27,7 @@ LOCKENV := .venv-lock
 PIP_TOOLS := pip-tools==7.6.2
 
 .PHONY: lock run test docs bench bench-parser bench-scoring bench-graph bench-scale bench-review \
-	bench-run bench-scale-out fact-check paraphrase-check grow-check register-check setup clean \
+	bench-run bench-scale-out fact-check paraphrase-check grow-check register-check real-check setup clean \
 	screenshot
 
 setup: $(STAMP)
@@ -77,7 +77,7 @@ screenshot: $(STAMP) $(CHROMIUM)
 	NILE_ALIGN_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/test_review_browser.py
 
 bench: bench-parser bench-scoring bench-graph bench-scale bench-review bench-run \
-	bench-scale-out fact-check paraphrase-check grow-check register-check
+	bench-scale-out fact-check paraphrase-check grow-check register-check real-check
 
 bench-parser: $(STAMP)
 	$(BIN)/python benchmarks/bench_parser.py
@@ -121,3 +121,8 @@ grow-check: $(STAMP)
 # (docs/evaluation.md §8; the held-out sets: benchmarks/register_check.py --part held).
 register-check: $(STAMP)
 	$(BIN)/python benchmarks/register_check.py
+
+# Real chatbot output: labelled Lumi logs and LLM translations of the same requests
+# (docs/evaluation.md §9, corpora/lumi/).
+real-check: $(STAMP)
+	$(BIN)/python benchmarks/real_check.py
