@@ -27,8 +27,8 @@ LOCKENV := .venv-lock
 PIP_TOOLS := pip-tools==7.6.2
 
 .PHONY: lock run test docs bench bench-parser bench-scoring bench-graph bench-scale bench-review \
-	bench-run bench-scale-out fact-check paraphrase-check grow-check register-check real-check setup clean \
-	screenshot
+	bench-run bench-scale-out fact-check paraphrase-check grow-check register-check real-check bench-translation setup \
+	clean screenshot
 
 setup: $(STAMP)
 
@@ -77,7 +77,8 @@ screenshot: $(STAMP) $(CHROMIUM)
 	NILE_ALIGN_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/test_review_browser.py
 
 bench: bench-parser bench-scoring bench-graph bench-scale bench-review bench-run \
-	bench-scale-out fact-check paraphrase-check grow-check register-check real-check
+	bench-scale-out bench-translation fact-check paraphrase-check grow-check register-check \
+	real-check
 
 bench-parser: $(STAMP)
 	$(BIN)/python benchmarks/bench_parser.py
@@ -104,6 +105,10 @@ bench-scale-out: $(STAMP)
 
 bench-run: $(STAMP)
 	$(BIN)/python benchmarks/bench_run.py
+
+# One translation, one verdict: the latency of check_translation (a chatbot backend's call).
+bench-translation: $(STAMP)
+	$(BIN)/python benchmarks/bench_translation.py
 
 # The fact check on real NEAT English and its one-fact perturbations (docs/fact-check.md).
 fact-check: $(STAMP)

@@ -6,12 +6,14 @@ Nile a chatbot produced for them, each pair labelled by two labellers independen
   users typed, the Nile Lumi produced);
 - ``llm``: the same requests translated into Nile by an LLM acting as the chatbot.
 
-Each pair gets the verdict a chatbot backend would get for one translation: Nile that does
-not validate is ``not_aligned`` (it cannot be deployed); otherwise the composed verdict of
-the facts (no model, as on the embedded default). Reported: the share of approved intents
-that are right (``aligned`` precision), the share of wrong intents approved, the share of
-right intents called ``not_aligned``, recall of ``aligned``, the share ``uncertain``; per
-class of error (wrong intents) and per convention a right intent relies on.
+Each pair gets the verdict a chatbot backend gets for one translation
+(:func:`nile_align.judge.verdict.check_translation`, with Lumi's conventions: ``--vocabulary
+lumi``): Nile that does not validate is ``not_aligned`` (it cannot be deployed); otherwise
+the composed verdict of the facts (no model, as on the embedded default). Reported: the
+share of approved intents that are right (``aligned`` precision), the share of wrong intents
+approved, the share of right intents called ``not_aligned``, recall of ``aligned``, the share
+``uncertain``; per class of error (wrong intents) and per convention a right intent relies
+on.
 
     .venv/bin/python benchmarks/real_check.py                 # = make real-check
     .venv/bin/python benchmarks/real_check.py --misses /tmp/real   # every pair, to read
@@ -33,16 +35,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pandas as pd  # noqa: E402
 from _report import stamp, write_section  # noqa: E402
 
-from nile_align.judge.verdict import Judge, compose  # noqa: E402
-from nile_align.nile.facts import check_facts  # noqa: E402
-from nile_align.nile.validate import validate  # noqa: E402
+from nile_align.judge.verdict import check_translation  # noqa: E402
+from nile_align.nile.lexicon import lexicon  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "evaluation.md"
 SETS = {"lumi": ROOT / "corpora" / "lumi" / "lumi-logs-dev-labels.tsv",
         "llm": ROOT / "corpora" / "lumi" / "llm-translations-labels.tsv"}
 BLIND = ROOT / "benchmarks" / "real-blind.json"
-NILE = Judge(counts=False, source="no model")
 #: The issue's goals (issue 40, part 6).
 GOALS = {"precision": (">=", 0.97), "wrong_approved": ("<=", 0.03),
          "right_not_aligned": ("<=", 0.03), "recall": (">=", 0.90),
@@ -60,13 +60,6 @@ def load(name: str) -> pd.DataFrame | None:
     return frame
 
 
-def judge(nile: str, text: str) -> tuple[str, list[str]]:
-    """The verdict of one translation: invalid Nile cannot be deployed."""
-    checked = validate(nile)
-    if not checked.valid:
-        return "not_aligned", [f"the Nile does not validate: {checked.errors[0].message}"]
-    said = compose(check_facts(checked.intent, text), None, NILE)
-    return said.verdict, list(said.reasons)
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
@@ -79,10 +72,12 @@ def wilson(k: int, n: int) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
-def measure(frame: pd.DataFrame) -> dict:
-    said = [judge(n, t) for n, t in zip(frame["nile"], frame["text"])]
-    frame["verdict"] = [v for v, _ in said]
-    frame["reasons"] = [" | ".join(r) for _, r in said]
+def measure(frame: pd.DataFrame, vocabulary: str | None) -> dict:
+    words = lexicon(vocabulary)
+    said = [check_translation(n, t, vocabulary=words) for n, t in zip(frame["nile"],
+                                                                      frame["text"])]
+    frame["verdict"] = [v.verdict for v in said]
+    frame["reasons"] = [" | ".join(v.reasons) for v in said]
     right, wrong = frame[frame["label"] == 1], frame[frame["label"] == 0]
     approved = frame[frame["verdict"] == "aligned"]
     tp = int((approved["label"] == 1).sum())
@@ -200,6 +195,8 @@ def main() -> None:
                         help="keep this run's figures as the blind ones")
     parser.add_argument("--misses", type=Path, help="write every pair with its verdict here")
     parser.add_argument("--no-write", action="store_true", help="leave docs/evaluation.md")
+    parser.add_argument("--vocabulary", default="lumi",
+                        help="the deployment's conventions (default: Lumi's)")
     args = parser.parse_args()
     results = {}
     for name in SETS:
@@ -207,7 +204,7 @@ def main() -> None:
         if frame is None:
             print(f"{name}: no labelled set", file=sys.stderr)
             continue
-        results[name] = measure(frame)
+        results[name] = measure(frame, args.vocabulary)
         print(name, json.dumps({k: v for k, v in results[name].items()
                                 if not isinstance(v, dict)}, default=str), file=sys.stderr)
         if args.misses:

@@ -40,6 +40,7 @@ _LAZY = {
     "Statement": "nile.reading", "compare": "nile.paraphrase",
     "Scorer": "judge.scoring", "Signature": "judge.signature", "Judge": "judge.verdict",
     "Verdict": "judge.verdict", "compose": "judge.verdict", "ParaVerdict": "judge.verdict",
+    "check_translation": "judge.verdict", "Lexicon": "nile.lexicon", "lexicon": "nile.lexicon",
     "compose_para": "judge.verdict", "para_verdicts": "judge.verdict",
     "calibrate": "evaluation.calibration", "resolve_judge": "evaluation.calibration",
     "run_evaluation": "evaluation.evaluate",
@@ -59,11 +60,13 @@ def __getattr__(name: str):
 
 __all__ = [
     "Bandwidth", "CorpusError", "Diagnostic", "Difference", "Finding", "Function", "Intent",
-    "Judge", "LocalEngine", "NileAlignError", "NileParser", "NileSyntaxError", "Operation",
+    "Judge", "Lexicon", "LocalEngine", "NileAlignError", "NileParser", "NileSyntaxError",
+    "Operation",
     "ParaVerdict", "Path", "Quota", "RayEngine", "Reading", "ReviewStore", "Schedule",
     "Scorer", "Signature", "Statement", "Time", "UsageError", "Validation", "Verdict",
     "build_graph", "calibrate", "check",
-    "check_facts", "compare", "compose", "compose_para", "diff", "load_decisions",
+    "check_facts", "check_translation", "compare", "compose", "compose_para", "diff",
+    "lexicon", "load_decisions",
     "load_pairs", "para_verdicts", "parse", "parse_with_warnings", "perturbations",
     "propagate", "read", "resolve_judge", "run_check", "run_evaluation", "run_partitioned",
     "suggest",

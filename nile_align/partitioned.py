@@ -53,6 +53,7 @@ from .graph.decisions import Decisions
 from .graph.evidence import KnownFacts
 from .graph.translation import build_graph, propagate, sentence_id
 from .judge.verdict import Judge
+from .nile.lexicon import Lexicon
 from .report import (
     ALIGNED_FORMATS,
     GRAPH_FILES_EDGES,
@@ -93,11 +94,12 @@ def _hashes(values: Sequence[str]) -> np.ndarray:
 
 def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bool,
           edits: list[dict], hashed: bool, seen: tuple[np.ndarray, np.ndarray] | None = None,
-          ) -> tuple[dict, tuple[Any, dict, dict]]:
+          lexicon: Lexicon | None = None) -> tuple[dict, tuple[Any, dict, dict]]:
     """Load a chunk of the input (or take a chunk of a corpus already loaded:
     :func:`nile_align.corpus.load_pairs`), read its sentences once; return what places its
     pairs (small, for the driver) and the loaded rows with their readings (for the
-    partitions). ``hashed``: also each sentence's buckets of hashed n-grams. ``seen``: the
+    partitions), with ``lexicon``. ``hashed``: also each sentence's buckets of hashed
+    n-grams. ``seen``: the
     sentences and the intent–sentence pairs earlier chunks read (:func:`_seen_keys`), not
     read again: each reaches the partition and the bucket that need it from the chunk that
     read it (every row of a sentence goes where its sentence goes)."""
@@ -124,7 +126,7 @@ def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bo
             if seen is not None else np.ones(len(texts), dtype=bool)
         known = KnownFacts.of([t for t, n in zip(texts, new) if n],
                               [k for k, n in zip(keys, new) if n],
-                              [i for i, n in zip(intents, new) if n])
+                              [i for i, n in zip(intents, new) if n], lexicon)
     # Each distinct sentence's id and core once (a sentence has many rows); a sentence read
     # by an earlier chunk has its core there (the plan asks only its first row's).
     sid = {t: "s" + sentence_id(t) for t in dict.fromkeys(texts)}
@@ -352,6 +354,8 @@ class _Settings:
     #: Where a partition writes its lines, and how (:data:`LAYOUTS`).
     where: str = ""
     layout: str = "files"
+    #: The English and vocabulary the sentences are read with.
+    lexicon: Lexicon | None = None
 
 
 #: How the outputs are written: ``files``, one file of each kind, the partitions' lines
@@ -424,7 +428,7 @@ def _check_partition(settings: _Settings, n: int, cross: tuple[np.ndarray, np.nd
     present = [p for p in pieces if p is not None]
     corpus = pd.concat([p[0] for p in present], ignore_index=True)
     corpus.attrs["corpus"] = settings.corpus
-    known = KnownFacts()
+    known = KnownFacts(lexicon=settings.lexicon)
     for _, statements, found in present:
         known.statements.update((t, pickle.loads(b)) for t, b in statements.items())
         known.pairs.update(found)
@@ -433,7 +437,7 @@ def _check_partition(settings: _Settings, n: int, cross: tuple[np.ndarray, np.nd
                         template=settings.template, candidates=settings.candidates,
                         decisions=settings.decisions, judge=settings.judge,
                         para_judge=settings.para_judge, scores=settings.scores, known=known,
-                        cross=_cross_facts(corpus, known, cross))
+                        cross=_cross_facts(corpus, known, cross), lexicon=settings.lexicon)
         propagate(g, max_hops=settings.max_hops)
         flags = check(g)
         if settings.decisions is not None:
@@ -581,6 +585,7 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
                     graph_files: str = "auto", aligned_format: str = "csv",
                     layout: str = "files", fmt: str | None = None, lenient: bool = False,
                     chunk_rows: int = CHUNK_ROWS, partition_rows: int = PARTITION_ROWS,
+                    lexicon: Lexicon | None = None,
                     progress: bool | None = False) -> PartitionedResult:
     """Check ``source`` (a corpus file, or a DataFrame: a table or a corpus already loaded)
     as partitions on ``engine`` (:mod:`nile_align.engines`) and write the outputs into
@@ -590,7 +595,9 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
     tasks). Or ``judges``, the four still being made elsewhere (a
     :class:`concurrent.futures.Future` of them, as ``nile-align check`` loads the model in
     a process of its own): the scan starts meanwhile (an error making them stops it as
-    soon as a chunk is done). Ctrl-C cancels the tasks and leaves no output half-written."""
+    soon as a chunk is done). ``lexicon``: the English and vocabulary every sentence is read
+    with (default the shipped ones). Ctrl-C cancels the tasks and leaves no output
+    half-written."""
     import pandas as pd
     from tqdm.auto import tqdm
 
@@ -633,7 +640,7 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
                 if len(places) and (known is None or len(places) >= known_at + ahead):
                     known, known_at = engine.put(seen.keys()), len(places)
                 small, big = engine.submit(_scan, raw, first, columns, name, lenient, edits,
-                                           hashed, known, returns=2)
+                                           hashed, known, lexicon, returns=2)
                 scans.append(small)
                 chunks.append(big)
             while len(places) < len(scans):
@@ -679,7 +686,7 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
                 (where / kind).mkdir(parents=True)
         settings = _Settings(template, signature, judge, para_judge, candidates, max_hops,
                              scores, aligned_format, decisions, corpus, keep,
-                             score if computed else None, str(where), layout)
+                             score if computed else None, str(where), layout, lexicon)
         started = time.perf_counter()
         pieces: list[list[Any]] = [[] for _ in range(parts)]
         before = 0
@@ -919,7 +926,8 @@ def _empty_meta(settings: _Settings) -> dict:
     """What an empty corpus' summary says of its check."""
     g = build_graph(_empty_corpus(), _NoScores(settings.signature), template=settings.template,
                     candidates=settings.candidates, judge=settings.judge,
-                    para_judge=settings.para_judge, scores=settings.scores)
+                    para_judge=settings.para_judge, scores=settings.scores,
+                    lexicon=settings.lexicon)
     g.graph["max_hops"] = settings.max_hops
     return summary_meta(g)
 

@@ -62,7 +62,7 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
               judges: Future | None = None, scores: str = "counted",
               graph_files: str = "auto", aligned_format: str = "csv",
               layout: str | None = None, chunk_rows: int = CHUNK_ROWS,
-              partition_rows: int = PARTITION_ROWS,
+              partition_rows: int = PARTITION_ROWS, vocabulary: Any = None,
               progress: bool | None = False) -> CheckResult:
     """Check a corpus: ``corpus`` a file (CSV, TSV, JSON Lines, Parquet; ``columns`` name
     its columns) or a DataFrame (a table with those columns, or a corpus already loaded by
@@ -86,10 +86,14 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
     ``decisions`` (:func:`nile_align.review.load_decisions`): corpus edits are applied
     first, alignments and paraphrases override the scores, and a flag decided on the same
     evidence comes back with status ``decided`` instead of ``open``. ``graph_files`` and
-    ``aligned_format``: see :func:`nile_align.report.write_outputs`; ``progress``: bars on
-    stderr (None: only on a terminal).
+    ``aligned_format``: see :func:`nile_align.report.write_outputs`; ``vocabulary``: a
+    deployment's names and conventions every sentence is read with (a
+    :class:`~nile_align.nile.lexicon.Lexicon`, a shipped overlay's name such as ``"lumi"``,
+    or an overlay file; default the shipped vocabulary); ``progress``: bars on stderr
+    (None: only on a terminal).
     """
     from .graph.translation import resolve_judges
+    from .nile.lexicon import Lexicon, lexicon
 
     if decisions is not None and not isinstance(decisions, Decisions):
         decisions = Decisions(align=list(decisions))
@@ -119,6 +123,7 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
             graph_files=graph_files, aligned_format=aligned_format,
             layout=layout or ("parts" if engine.name == "ray" else "files"), fmt=fmt,
             lenient=lenient, chunk_rows=chunk_rows, partition_rows=partition_rows,
+            lexicon=vocabulary if isinstance(vocabulary, Lexicon) else lexicon(vocabulary),
             progress=progress)
         checked = CheckResult(result.summary, result.report if kept else None,
                               result.open_flags, result.timings, result.graph,

@@ -63,7 +63,11 @@ def test_a_custom_vocabulary_reaches_the_nl_nl_comparison():
         'wireless = ["wifi",', 'wireless = ["eduroam", "wifi",'))
     a, b = "Block FTP on eduroam", "Block FTP on the wifi"
     assert compare(read(b, custom), read(a, custom)).verdict == "paraphrase"
-    assert compare(read(b), read(a)).verdict == "not_paraphrase"  # the wifi lost
+    # Without it, "eduroam" stands where a place does and nothing reads it: the wifi may
+    # be it or not, so the pair is doubt, naming the word (what is not read is never a fact).
+    shipped = compare(read(b), read(a))
+    assert shipped.verdict == "uncertain"
+    assert any("eduroam" in f.describe() for f in shipped.decisive())
     assert read(a, custom).statement.vocab is custom
 
 

@@ -3,6 +3,8 @@ contradicted, with spans pointing at the words that decided."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from nile_align import parse
@@ -84,7 +86,8 @@ CASES = [
      "matched"),
     (ADD, "Send traffic from the servers to the internet through a firewall", "path",
      "contradicted"),
-    (ADD, "Put a firewall between the servers and the internet", "path", "missing"),
+    # "between" is traffic both ways, which a path (one way) does not state (issue 40)
+    (ADD, "Put a firewall between the servers and the internet", "path", "contradicted"),
     (ADD, "Put a firewall in front of the servers", "path", "matched"),  # to the servers
     # time windows
     (WINDOW, "YouTube is blocked in the labs from 6pm to midnight", "time", "matched"),
@@ -252,5 +255,25 @@ def test_facts_cli(capsys):
     assert main(["facts", BW, "Students get at most 100 Mbps"]) == 1
     out = capsys.readouterr().out
     assert "contradicted  rate" in out and "'100 Mbps'" in out
+    # The last line is the verdict with its reasons; the exit status is the verdict's.
+    assert out.splitlines()[-1].split()[:2] == ["verdict", "not_aligned"]
     assert main(["facts", BW, "Students get at most 10 Mbps", "--format", "json"]) == 0
-    assert main(["facts", "for endpoint('a') block", "x"]) == 2
+    said = json.loads(capsys.readouterr().out)
+    assert said["verdict"] == "aligned" and said["signature"].endswith("vocab:shipped|model:none")
+    assert {f["kind"] for f in said["findings"]} >= {"rate", "bound", "target"}
+    # A fact the sentence leaves unsaid: uncertain, which is no approval (exit 1).
+    assert main(["facts", BLOCK, "Netflix is blocked"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1].split()[1] == "uncertain"
+
+
+def test_facts_cli_invalid_nile_is_not_aligned(capsys):
+    """Nile that does not validate cannot be deployed: a verdict (exit 1), with the error
+    and its caret on stderr, not a usage error."""
+    assert main(["facts", "for endpoint('a') block", "x"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.startswith("verdict       not_aligned  the Nile does not validate (1:24)")
+    assert "NILE:1:24: error" in captured.err and "^" in captured.err
+    # A quota unit Nile does not have (Lumi wrote 's'): said, never a traceback.
+    nile = "for group('professors') set quota('download', '50', 's')"
+    assert main(["facts", nile, "cap professors at 50", "--format", "json"]) == 1
+    assert "unknown quota unit 's'" in json.loads(capsys.readouterr().out)["reasons"][0]

@@ -445,15 +445,16 @@ def test_paraphrased_uncertain_sentences_are_one_decision():
 
 
 def test_with_the_intent_in_hand_a_translation_the_unguided_reading_doubts_inherits():
-    """The unguided comparison cannot tell whether "between the dorms and the internet" goes
-    from the dorms (unclear, so no paraphrase); read against the intent, whose facts the
-    order of the ends implies, both sentences are aligned: the new one inherits by (6). The
-    intent-free `paraphrase` verdict stays uncertain."""
+    """The unguided comparison cannot tell whether "the campus can access DNS on the
+    university network" goes from the campus (unclear, so no paraphrase); read against the
+    intent, whose facts the order of the ends implies (the subject, a verb, where the service
+    runs), both sentences are aligned: the new one inherits by (6). The intent-free
+    `paraphrase` verdict stays uncertain."""
     from nile_align.judge.verdict import Judge
 
-    intent = "from endpoint('dorms') to endpoint('internet') block protocol('ftp')"
-    seed, new = "Block FTP from the dorms to the internet", \
-        "FTP is blocked between the dorms and the internet"
+    intent = "from endpoint('campus') to endpoint('university') allow protocol('dns')"
+    seed, new = "Allow DNS from the campus to the university", \
+        "The campus can access DNS on the university network"
     frame = pd.DataFrame([(intent, seed, ""), ("", new, "")], columns=["nile", "text", "gold"])
     facts_only = dict(judge=Judge(0.0, counts=False, source="no model"),
                       para_judge=Judge(0.0, counts=False, source="no model", kind="nl-nl"))
@@ -467,3 +468,20 @@ def test_with_the_intent_in_hand_a_translation_the_unguided_reading_doubts_inher
     assert inferred["decision"] and inferred["source"] == "inferred"
     assert inferred["evidence"][-1]["paraphrase"] == "guided by the intent's facts"
     assert [f.rule for f in result.flags] == []
+
+
+def test_between_two_ends_inherits_no_one_way_intent():
+    """"Between the dorms and the internet" is traffic both ways (issue 40): read against a
+    one-way intent, the facts contradict it, so nothing is inherited."""
+    from nile_align.judge.verdict import Judge
+
+    intent = "from endpoint('dorms') to endpoint('internet') block protocol('ftp')"
+    seed, new = "Block FTP from the dorms to the internet", \
+        "FTP is blocked between the dorms and the internet"
+    frame = pd.DataFrame([(intent, seed, ""), ("", new, "")], columns=["nile", "text", "gold"])
+    facts_only = dict(judge=Judge(0.0, counts=False, source="no model"),
+                      para_judge=Judge(0.0, counts=False, source="no model", kind="nl-nl"))
+    g = run_check(load_pairs(frame), lambda a, b: [0.0] * len(a), **facts_only).graph
+    (i,) = [n for n in g.neighbors(sentence_id(seed))
+            if g.edges[n, sentence_id(seed)]["kind"] == "align"]
+    assert not (g.has_edge(i, sentence_id(new)) and g.edges[i, sentence_id(new)]["decision"])

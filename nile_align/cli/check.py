@@ -14,6 +14,8 @@ from .common import (
     HelpFormatter,
     add_judge_options,
     add_model_options,
+    add_vocabulary_option,
+    lexicon_of,
     make_judge,
     make_scorer,
     say,
@@ -100,6 +102,7 @@ def _add_check_options(p: argparse.ArgumentParser, out_default: str | None) -> N
     c.add_argument("--input-format", choices=("csv", "tsv", "jsonl", "parquet"))
     c.add_argument("--lenient", action="store_true", help="accept the quirks of old corpora")
     r = p.add_argument_group("rules")
+    add_vocabulary_option(r)
     r.add_argument("--template", default="net", help="template for every score (default net)")
     add_judge_options(r)
     r.add_argument("--candidates", type=int, default=5, metavar="K",
@@ -148,6 +151,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from ..review.store import load_decisions
 
     decisions = load_decisions(args.decisions) if args.decisions else None
+    words = lexicon_of(args)  # a bad vocabulary file is said before anything loads
     template_first(args, args.template)
     if args.engine == "ray":
         from ..judge.scale import probe
@@ -172,7 +176,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             candidates=args.candidates, max_hops=args.max_hops, decisions=decisions,
             judges=judges, scores=args.scores,
             graph_files=args.graph_files, aligned_format=args.aligned_format,
-            layout=args.output_layout, progress=None if not args.quiet else False)
+            layout=args.output_layout, vocabulary=words,
+            progress=None if not args.quiet else False)
     finally:
         if engine is not None:
             engine.close()

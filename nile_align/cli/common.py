@@ -20,6 +20,23 @@ def say(message: str, args: argparse.Namespace | None = None) -> None:
         print(message, file=sys.stderr)
 
 
+def add_vocabulary_option(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--vocabulary``: a deployment's names and conventions, for every command that
+    reads English."""
+    p.add_argument("--vocabulary", metavar="V",
+                   help="a deployment's names and conventions laid over the shipped "
+                        "vocabulary: 'lumi' (Lumi's, shipped) or a TOML file with the layout "
+                        "of grammar/vocabulary.toml, e.g. [targets] gateway = [\"internet\"] "
+                        "(default: the shipped vocabulary alone)")
+
+
+def lexicon_of(args: argparse.Namespace):
+    """The :class:`~nile_align.nile.lexicon.Lexicon` ``--vocabulary`` names."""
+    from ..nile.lexicon import lexicon
+
+    return lexicon(getattr(args, "vocabulary", None))
+
+
 def add_model_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("model")
     g.add_argument("--model", default="default", metavar="M",

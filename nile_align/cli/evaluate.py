@@ -6,7 +6,16 @@ import argparse
 import json
 import sys
 
-from .common import EXIT_OK, HelpFormatter, add_model_options, make_scorer, say, template_first
+from .common import (
+    EXIT_OK,
+    HelpFormatter,
+    add_model_options,
+    add_vocabulary_option,
+    lexicon_of,
+    make_scorer,
+    say,
+    template_first,
+)
 
 EVALUATE_HELP = """\
 Measure judges against human judgement on labelled pairs, with the papers' tables:
@@ -58,6 +67,7 @@ def _add_evaluate(sub) -> None:
                    help="'all' or levenshtein,bleu,chrf,cosine,bertscore")
     p.add_argument("--facts", action="store_true",
                    help="also the structural fact check alone and each metric with fact vetoes")
+    add_vocabulary_option(p)
     p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
                    help="bootstrap resamples for the intervals (seed 0)")
     p.add_argument("--format", choices=("markdown", "json"), default="markdown")
@@ -102,7 +112,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
          + (f", {len(prefs)} preference items" if prefs is not None else ""), args)
     result = run_evaluation(pairs, scorer=scorer, metrics=metrics, judges=judges,
                             baselines=baselines, preferences=prefs, facts=args.facts,
-                            bootstrap=args.bootstrap,
+                            bootstrap=args.bootstrap, vocabulary=lexicon_of(args),
                             progress=None if not args.quiet else False)
     sys.stdout.write(to_json(result) if args.format == "json" else markdown(result))
     sys.stdout.flush()

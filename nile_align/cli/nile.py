@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from .common import EXIT_FOUND, EXIT_OK, HelpFormatter, say
+from .common import EXIT_FOUND, EXIT_OK, HelpFormatter, add_vocabulary_option, lexicon_of, say
 
 VALIDATE_HELP = """\
 Check Nile intents: syntax (with the position and what was expected), then
@@ -124,11 +124,17 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 FACTS_HELP = """\
-Check an English sentence against the facts of a Nile intent, without a model: numbers
-with units (rates, sizes, periods), max/min, quota direction, polarity (allow/block,
-add/remove, set/unset), targets, path direction, list members and time windows. Each fact
-is matched, missing or contradicted, with the words that decided. Exit status 1 when a
-fact is contradicted.
+One translation, one verdict: is NILE (what a chatbot or an LLM wrote) right for SENTENCE
+(what was asked)? Checks the sentence against each fact of the intent, without a model:
+numbers with units (rates, sizes, periods), max/min, quota direction, polarity
+(allow/block, add/remove, set/unset), targets, path direction, list members and time
+windows, each matched, missing or contradicted with the words that decided; then the
+verdict: aligned (every fact read and matched), not_aligned (a fact contradicted, or Nile
+that does not validate) or uncertain (something the rules could not read), with its
+reasons. Exit status 0 when aligned, 1 otherwise.
+
+A deployment's own names and conventions come with --vocabulary (lumi: the Internet edge is
+'gateway', a request that names no target is for endpoint('network')).
 
 With --suggest, it prints instead the intent the sentence implies: each contradicted
 fact replaced by what the sentence states (a number, unit, bound, direction, period,
@@ -139,54 +145,67 @@ examples:
   nile-align facts "for group('students') set bandwidth('max', '10', 'mbps')" \\
                    "Students get at most 100 Mbps"
   nile-align facts "$NILE" "$SENTENCE" --format json
+  nile-align facts "for endpoint('gateway') add middlebox('dpi')" \\
+                   "send internet traffic through the DPI" --vocabulary lumi
   nile-align facts "for endpoint('host') set bandwidth('max', '40', 'mbps')" \\
                    "The host is capped at 4 Mbps" --suggest
 """
 
 
 def _add_facts(sub) -> None:
-    p = sub.add_parser("facts", help="check a sentence against an intent's facts (no model)",
+    p = sub.add_parser("facts", help="one translation, one verdict: a sentence against an "
+                       "intent's facts (no model)",
                        description=FACTS_HELP, formatter_class=HelpFormatter)
     p.add_argument("nile", metavar="NILE", help="the intent (Nile text)")
     p.add_argument("sentence", metavar="SENTENCE", help="the English sentence")
     p.add_argument("--lenient", action="store_true", help="parse the intent in lenient mode")
     p.add_argument("--format", choices=("text", "json"), default="text", help="stdout format")
+    add_vocabulary_option(p)
     p.add_argument("--suggest", action="store_true",
                    help="print only the intent the sentence implies where it contradicts NILE "
                         "(what changed goes to stderr); exit 1, printing nothing, when nothing "
                         "is contradicted or no single repair fits")
-    p.add_argument("-q", "--quiet", action="store_true", help="no verdict on stderr")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
     p.set_defaults(func=cmd_facts)
 
 
 def cmd_facts(args: argparse.Namespace) -> int:
-    from ..nile.facts import check_facts, contradictions
-    from ..nile.grammar import parse
+    from ..judge.verdict import check_translation
+    from ..nile.validate import validate
 
-    intent = parse(args.nile, lenient=args.lenient, source="NILE")
+    words = lexicon_of(args)
     if args.suggest:
+        from ..nile.grammar import parse
         from ..nile.intent import diff
         from ..nile.repair import suggest
 
-        repaired = suggest(intent, args.sentence)
+        intent = parse(args.nile, lenient=args.lenient, source="NILE")
+        repaired = suggest(intent, words.read(args.sentence))
         if repaired is None:
             say("no suggestion: nothing is contradicted, or no single repair fits", args)
             return EXIT_FOUND
         print(repaired.canonical())
         say("; ".join(str(d) for d in diff(intent, repaired)), args)
         return EXIT_OK
-    findings = check_facts(intent, args.sentence)
+    checked = validate(args.nile, lenient=args.lenient, source="NILE")
+    if not checked.valid:
+        say(checked.format(), args)
+    verdict = check_translation(args.nile, args.sentence, vocabulary=words, lenient=args.lenient)
+    findings = verdict.findings
     if args.format == "json":
-        print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False))
+        print(json.dumps(verdict.to_dict(), ensure_ascii=False))
     else:
         for f in findings:
-            words = f" [{args.sentence[f.span[0]:f.span[1]]}]" if f.span else ""
+            words_said = f" [{args.sentence[f.span[0]:f.span[1]]}]" if f.span else ""
             detail = f" {f.detail}" if f.detail else ""
-            print(f"{f.status:<12}  {f.kind:<9}  {f.fact}{words}{detail}")
-    bad = contradictions(findings)
-    say(f"{len(bad)} contradicted, {sum(f.status == 'missing' for f in findings)} missing, "
-         f"{sum(f.status == 'matched' for f in findings)} matched", args)
-    return EXIT_FOUND if bad else EXIT_OK
+            print(f"{f.status:<12}  {f.kind:<9}  {f.fact}{words_said}{detail}")
+        print(f"{'verdict':<12}  {verdict.verdict:<11}  " + "; ".join(
+            r for r in verdict.reasons if r != "no score"))
+    if checked.valid:
+        say(f"{sum(f.status == 'contradicted' for f in findings)} contradicted, "
+            f"{sum(f.status == 'missing' for f in findings)} missing, "
+            f"{sum(f.status == 'matched' for f in findings)} matched", args)
+    return EXIT_OK if verdict.verdict == "aligned" else EXIT_FOUND
 
 
 READ_HELP = """\
@@ -212,14 +231,15 @@ def _add_read(sub) -> None:
     p.add_argument("sentences", nargs="+", metavar="SENTENCE",
                    help="English sentences; - reads one per line from stdin")
     p.add_argument("--format", choices=("json", "text"), default="json", help="stdout format")
+    add_vocabulary_option(p)
     p.set_defaults(func=cmd_read)
 
 
 def cmd_read(args: argparse.Namespace) -> int:
     from ..corpus import read_lines
     from ..nile.draft import draft
-    from ..nile.reading import read
 
+    read = lexicon_of(args).read
     texts = [t for s in args.sentences
              for t in (read_lines("-") if s == "-" else [s]) if t.strip()]
     for text in texts:
@@ -268,6 +288,7 @@ def _add_draft(sub) -> None:
     p.add_argument("--input-format", choices=("csv", "tsv", "jsonl", "parquet"),
                    help="table format (default: from the file suffix)")
     p.add_argument("--format", choices=("jsonl", "text"), default="jsonl", help="stdout format")
+    add_vocabulary_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
     p.set_defaults(func=cmd_draft)
 
@@ -275,11 +296,10 @@ def _add_draft(sub) -> None:
 def cmd_draft(args: argparse.Namespace) -> int:
     from ..corpus import read_table, require_columns
     from ..nile.draft import draft
-    from ..nile.reading import reader
 
     frame = read_table(args.input, fmt=args.input_format)
     require_columns(frame, (args.text,), args.input)
-    read = reader()
+    read = lexicon_of(args).reader()
     drafted = 0
     for text in frame[args.text].fillna("").astype(str):
         d = draft(read(text))

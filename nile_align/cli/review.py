@@ -6,7 +6,7 @@ import argparse
 import getpass
 import json
 
-from .common import EXIT_OK, HelpFormatter, say
+from .common import EXIT_OK, HelpFormatter, add_vocabulary_option, lexicon_of, say
 
 REVIEW_HELP = """\
 Work through the flags of a check: accept, reject, edit or skip each one. The
@@ -25,9 +25,15 @@ Accept means the flagged alignment (gold_disagreement, cond6) or paraphrase
 (cond5, conflict) is right; reject that it is wrong (a cond5 reject names the
 wrong translation). An edit corrects a sentence or a Nile intent (validated).
 
+Where an accepted pair was doubt because the reading did not know a name (the
+intent says 'building A', the sentence "the annex"), --tty proposes it as a
+vocabulary entry; the entries you confirm are written, with
+--export-vocabulary FILE, as an overlay that --vocabulary FILE reads.
+
 examples:
   nile-align review out/demo                       the page on http://127.0.0.1:8765/
   nile-align review out/demo --tty --reviewer ana  in the terminal
+  nile-align review out/demo --export-vocabulary site.toml
   nile-align review out/demo --export decisions.csv
   nile-align review out/demo --labelstudio-export tasks.json
   nile-align review out/demo --labelstudio-import project-1-export.json
@@ -50,6 +56,7 @@ def _add_review(sub) -> None:
                         "check's store to go on with it after a re-check")
     p.add_argument("--tty", action="store_true", help="review in the terminal, not a browser")
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    add_vocabulary_option(p)
     x = p.add_argument_group("export and import (then exit)")
     x.add_argument("--export", metavar="FILE", help="decisions to FILE (.jsonl or .csv)")
     x.add_argument("--history", action="store_true",
@@ -58,6 +65,9 @@ def _add_review(sub) -> None:
                    help="flags as Label Studio tasks (JSON) and FILE's labeling config (.xml)")
     x.add_argument("--labelstudio-import", metavar="FILE",
                    help="decisions from a Label Studio JSON export of those tasks")
+    x.add_argument("--export-vocabulary", metavar="FILE",
+                   help="the vocabulary entries reviewers confirmed, as an overlay for "
+                        "--vocabulary (TOML)")
     p.set_defaults(func=cmd_review)
 
 
@@ -66,6 +76,16 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     from ..review.store import ReviewStore
 
+    if args.export_vocabulary:
+        from ..review.vocabulary import overlay_text
+
+        with ReviewStore(args.folder, path=args.store) as store:
+            entries = store.taught()
+        Path(args.export_vocabulary).write_text(overlay_text(entries, args.folder),
+                                                encoding="utf-8")
+        say(f"nile-align review: {len(entries)} confirmed vocabulary entries written to "
+            f"{args.export_vocabulary}")
+        return EXIT_OK
     if args.export or args.labelstudio_export or args.labelstudio_import:
         from ..review.labelstudio import LABEL_CONFIG, import_annotations, tasks
 
@@ -89,7 +109,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         from ..review.terminal import review_tty
 
         with ReviewStore(args.folder, path=args.store) as store:
-            made = review_tty(store, reviewer=args.reviewer)
+            made = review_tty(store, reviewer=args.reviewer, lexicon=lexicon_of(args))
             counts = store.counts()
         say(f"nile-align review: {made} decisions made; {counts['open']} flags open, "
              f"{counts['decided']} decided")

@@ -11,6 +11,8 @@ from .common import (
     HelpFormatter,
     add_judge_options,
     add_model_options,
+    add_vocabulary_option,
+    lexicon_of,
     make_judge,
     make_scorer,
     say,
@@ -67,6 +69,7 @@ def _add_score(sub) -> None:
                    help="NL<->Nile pairs (A = Nile): add the composed verdict (aligned, "
                         "not_aligned or uncertain) and its reasons: the fact check, and the "
                         "score as far as the model's calibration shows it discriminates")
+    add_vocabulary_option(p)
     p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="stdout format")
     p.add_argument("--precision", type=int, metavar="D",
                    help="round scores to D decimals on output (default: full precision)")
@@ -133,7 +136,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
         if judge is None:
             raise UsageError("--verdict needs --method pluie (a score to compose with facts)")
-        result = verdicts(result, a=col_a, b=col_b, judge=judge)
+        result = verdicts(result, a=col_a, b=col_b, judge=judge, vocabulary=lexicon_of(args))
     if args.precision is not None:
         for column in ("score", "score_ba"):
             if column in result:
@@ -186,6 +189,7 @@ def _add_paraphrase(sub) -> None:
                    help="table format (default: from the file suffix)")
     p.add_argument("--template", default="net", help="template of the scores (with --model)")
     add_judge_options(p)
+    add_vocabulary_option(p)
     p.add_argument("--format", choices=("jsonl", "text"), default="jsonl", help="stdout format")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
     add_model_options(p)
@@ -203,6 +207,7 @@ def cmd_paraphrase(args: argparse.Namespace) -> int:
     require_columns(frame, (args.a, args.b), args.input)
     frame = frame[[args.a, args.b]].rename(columns={args.a: "a", args.b: "b"})
     frame = frame.fillna("").astype(str)
+    words = lexicon_of(args)
     judge = None
     if args.model is not None:
         from ..evaluation.calibration import resolve_judge
@@ -217,7 +222,7 @@ def cmd_paraphrase(args: argparse.Namespace) -> int:
             both = scorer.score(a=a + b, b=b + a, template=args.template,
                                 progress=None if not args.quiet else False)
             frame["score_ab"], frame["score_ba"] = both[:len(a)], both[len(a):]
-    result = para_verdicts(frame, a="a", b="b", judge=judge)
+    result = para_verdicts(frame, a="a", b="b", judge=judge, vocabulary=words)
     if args.format == "text":
         for r in result.itertuples(index=False):
             print(f"{r.verdict:<15} {r.a}  ||  {r.b}")

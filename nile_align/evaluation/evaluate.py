@@ -131,22 +131,26 @@ def _timed(fn, *args, **kwargs) -> tuple[np.ndarray, float]:
 def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net",),
                    judges: Sequence[str] = (), baselines: Sequence[str] = (),
                    preferences=None, facts: bool = False, bootstrap: int = 1000,
-                   seed: int = 0, progress: bool | None = False) -> EvalResult:
+                   seed: int = 0, vocabulary: Any = None,
+                   progress: bool | None = False) -> EvalResult:
     """Score ``pairs`` (from a loader: a, b, label) with every method and compute the
     tables. ``metrics``: *-PLUIE templates; ``judges``: names of :data:`JUDGES`;
     ``baselines``: names of :data:`nile_align.evaluation.baselines.BASELINES`. ``preferences``
     (optional, from :func:`load_preferences`) adds the preference table. ``facts`` adds
     the structural fact check alone and, for each *-PLUIE metric, the metric with fact
-    vetoes (a contradicted fact rejects the pair), so each part's contribution shows."""
+    vetoes (a contradicted fact rejects the pair), so each part's contribution shows; the
+    sentences read with ``vocabulary`` (a Lexicon, a shipped overlay's name or a file)."""
     import pandas as pd
 
     from ..judge.verdict import Judge
     from ..nile.facts import fact_score, nile_facts, veto
+    from ..nile.lexicon import Lexicon, lexicon
     from ..resources import __version__
     from .baselines import BASELINES, MiniLM, baseline_scores
     from .calibration import resolve_judge
     from .metrics import best_f1_threshold, bootstrap_ci, classification, preference
 
+    words = vocabulary if isinstance(vocabulary, Lexicon) else lexicon(vocabulary)
     unknown = [j for j in judges if j not in JUDGES]
     if unknown:
         raise UsageError(f"unknown judge {unknown[0]!r}; choose from {', '.join(JUDGES)}")
@@ -186,9 +190,9 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
                               t.natural_threshold, t.name))
     if facts:
         started = time.perf_counter()
-        findings = nile_facts(a, b)
+        findings = nile_facts(a, b, lexicon=words)
         took = time.perf_counter() - started
-        signature = f"nile-align-facts:{__version__}"
+        signature = f"nile-align-facts:{__version__}|{words.signature}"
         for m in [m for m in methods if m.kind == "pluie"]:
             methods.append(Method(f"{m.name} + fact veto", "combined",
                                   np.array([veto(x, f) for x, f in zip(m.scores, findings)]),
@@ -250,7 +254,8 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
         def facts_pair():
             if not checked:
                 started = time.perf_counter()
-                checked.extend([nile_facts(refs, ca), nile_facts(refs, cb),
+                checked.extend([nile_facts(refs, ca, lexicon=words),
+                                nile_facts(refs, cb, lexicon=words),
                                 time.perf_counter() - started])
             return checked
 

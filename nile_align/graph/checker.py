@@ -368,6 +368,7 @@ def summary_meta(g: nx.Graph) -> dict[str, Any]:
             "template": g.graph["template"], "max_hops": g.graph["max_hops"],
             "candidates": g.graph["candidates"], "judge": g.graph["judge"],
             "para_judge": g.graph["para_judge"], "corpus": g.graph["corpus"],
+            "vocabulary": g.graph.get("vocabulary", "vocab:shipped"),
             "scored": {k: v for k, v in pairs.items() if not isinstance(v, int)
                        or isinstance(v, bool)}}
 
@@ -458,6 +459,7 @@ def summary_of(counts: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
     repeats = counts["bare"] - counts["inferred_rows"] - counts["no_intent"]
     return {
         "threshold": meta["threshold"], "signature": meta["signature"],
+        "vocabulary": meta["vocabulary"],
         "template": meta["template"], "max_hops": meta["max_hops"],
         "candidates": meta["candidates"],
         "judge": {**judge, "note": Judge.from_dict(judge).note},

@@ -14,8 +14,10 @@ from typing import Any
 
 from ..nile.facts import check_facts, parse_or_none
 from ..nile.intent import Intent
+from ..nile.lexicon import Lexicon
+from ..nile.lexicon import lexicon as shipped
 from ..nile.paraphrase import compare
-from ..nile.reading import Statement, read
+from ..nile.reading import Statement
 
 __all__ = ["KEPT", "KnownFacts", "compare_all", "compared", "fact_candidates", "marks", "read_all",
            "state_at", "stored"]
@@ -37,19 +39,21 @@ def compared(su: Statement, sv: Statement) -> tuple[dict, dict]:
 
 
 def read_all(texts: Sequence[str], align: Sequence[tuple[Intent | str, int]], *,
-             progress: bool | None = False,
+             lexicon: Lexicon | None = None, progress: bool | None = False,
              ) -> tuple[list[Statement], list[list[dict]], list[tuple]]:
-    """Each sentence of ``texts`` read once: its statement; and for each intent–sentence
-    pair of ``align`` (a parsed intent or its canonical Nile, sentence index) the findings
-    that are not matched (as dicts) and the :func:`marks` of its findings. In this process:
-    a check spreads its partitions, not its sentences, over the cores."""
+    """Each sentence of ``texts`` read once (with ``lexicon``; default the shipped one): its
+    statement; and for each intent–sentence pair of ``align`` (a parsed intent or its
+    canonical Nile, sentence index) the findings that are not matched (as dicts) and the
+    :func:`marks` of its findings. In this process: a check spreads its partitions, not its
+    sentences, over the cores."""
     by_sentence: list[list[int]] = [[] for _ in texts]
     for n, (_, s) in enumerate(align):
         by_sentence[s].append(n)
     statements: list[Statement] = [None] * len(texts)  # type: ignore[list-item]
     findings: list[list[dict]] = [[] for _ in align]
     marked: list[tuple] = [() for _ in align]
-    for s, statement, checked in _read(texts, align, by_sentence, progress):
+    for s, statement, checked in _read(texts, align, by_sentence, lexicon or shipped(),
+                                       progress):
         statements[s] = statement
         for n, found, spans in checked:
             findings[n], marked[n] = found, spans
@@ -65,21 +69,24 @@ class KnownFacts:
 
     statements: dict[str, Statement] = field(default_factory=dict)
     pairs: dict[tuple[str, str], tuple[list[dict], tuple]] = field(default_factory=dict)
+    #: What what they lack is read with (None: the shipped English and vocabulary).
+    lexicon: Lexicon | None = None
 
     @classmethod
     def of(cls, texts: Sequence[str], keys: Sequence[str | None],
-           intents: Sequence[Intent | str | None]) -> KnownFacts:
+           intents: Sequence[Intent | str | None], lexicon: Lexicon | None = None,
+           ) -> KnownFacts:
         """The facts of rows (sentence text, intent key or None, parsed intent or its
-        canonical Nile, or None),
-        each distinct text and pair read once, in this process."""
+        canonical Nile, or None), each distinct text and pair read once with ``lexicon``,
+        in this process."""
         distinct = list(dict.fromkeys(texts))
         where = {t: n for n, t in enumerate(distinct)}
         pairs = list(dict.fromkeys((k, t) for t, k in zip(texts, keys) if isinstance(k, str)))
         parsed: dict[str, Any] = {k: i for k, i in zip(keys, intents) if isinstance(k, str)}
         statements, findings, marked = read_all(
-            distinct, [(parsed[k], where[t]) for k, t in pairs])
+            distinct, [(parsed[k], where[t]) for k, t in pairs], lexicon=lexicon)
         return cls(dict(zip(distinct, statements)),
-                   {p: (f, m) for p, f, m in zip(pairs, findings, marked)})
+                   {p: (f, m) for p, f, m in zip(pairs, findings, marked)}, lexicon)
 
     def read_all(self, texts: Sequence[str], align: Sequence[tuple[Intent | str, int]],
                  keys: Sequence[str], *, progress: bool | None = False,
@@ -94,7 +101,7 @@ class KnownFacts:
             where = {s: n for n, s in enumerate(need)}
             statements, findings, marked = read_all(
                 [texts[s] for s in need], [(align[n][0], where[align[n][1]]) for n in lacking],
-                progress=progress)
+                lexicon=self.lexicon, progress=progress)
             self.statements.update((texts[s], st) for s, st in zip(need, statements)
                                    if texts[s] not in self.statements)
             self.pairs.update(((keys[n], texts[align[n][1]]), (f, m))
@@ -164,12 +171,13 @@ def _bar(what: str, total: int, progress: bool | None):
 
 
 def _read(texts: Sequence[str], align: Sequence[tuple[Intent | str, int]],
-          by_sentence: list[list[int]], progress: bool | None) -> Iterator[tuple]:
+          by_sentence: list[list[int]], lexicon: Lexicon, progress: bool | None,
+          ) -> Iterator[tuple]:
     """Each sentence read, with the fact checks of its pairs: (sentence, statement, [(pair,
     findings not matched, marks)])."""
     with _bar("read", len(texts), progress) as bar:
         for s, text in enumerate(texts):
-            reading = read(text)
+            reading = lexicon.read(text)
             _ = reading.statement.key  # cached here, once: the comparisons only look it up
             checked = []
             for n in by_sentence[s]:

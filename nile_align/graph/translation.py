@@ -113,7 +113,7 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
                 judge: Judge | None = None, para_judge: Judge | None = None,
                 scores: str = "counted", known: Any = None,
                 cross: dict[tuple[str, str], tuple[dict, dict]] | None = None,
-                progress: bool | None = False) -> nx.Graph:
+                lexicon: Any = None, progress: bool | None = False) -> nx.Graph:
     """Check every pair's facts, score what the judges count and return the graph with
     every decision made.
 
@@ -137,12 +137,13 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     ``cross``: the cross-intent candidate pairs (sentence ids, in order) with their
     compared facts (u→v, v→u), chosen elsewhere: a partition's, from the whole corpus' core
     groups (:func:`nile_align.graph.evidence.fact_candidates`); no blocking is run, and the
-    candidates among these sentences are those of ``cross``. In one process: a check
-    spreads its partitions over the cores. ``progress``: bars on stderr (None: only on a
-    terminal).
+    candidates among these sentences are those of ``cross``. ``lexicon``: the English and
+    vocabulary every sentence is read with (:func:`nile_align.nile.lexicon.lexicon`; default
+    the shipped ones). In one process: a check spreads its partitions over the cores.
+    ``progress``: bars on stderr (None: only on a terminal).
     """
     from ..corpus import accounting
-    from ..nile.reading import reader
+    from ..nile.lexicon import lexicon as shipped
     from .blocking import candidate_pairs
     from .evidence import compare_all, fact_candidates, read_all
 
@@ -151,10 +152,12 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     score = score_function(scorer, template)[0]
     judge, para_judge, signature = resolve_judges(scorer, template, threshold=threshold,
                                                   judge=judge, para_judge=para_judge)
+    lexicon = lexicon or shipped()
     g = nx.Graph(threshold=judge.threshold, judge=judge.to_dict(),
                  para_judge=para_judge.to_dict(), signature=signature,
                  template=template, candidates=candidates, max_hops=0, invalid=[],
-                 corpus=accounting(corpus), timings={}, _readings=reader(), _statements={},
+                 corpus=accounting(corpus), timings={}, vocabulary=lexicon.signature,
+                 _readings=lexicon.reader(), _statements={},
                  _marks={})
     valid = corpus[corpus["valid"]]
     parsed: dict[str, Any] = {}
@@ -199,7 +202,7 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     # Every sentence read once, with the fact checks of its pairs.
     started = time.perf_counter()
     pairs = [(parsed[i], index[s]) for i, s in align]
-    statements, findings, marked = read_all(texts, pairs, progress=progress) \
+    statements, findings, marked = read_all(texts, pairs, lexicon=lexicon, progress=progress) \
         if known is None else known.read_all(texts, pairs, [i[2:] for i, _ in align],
                                              progress=progress)
     g.graph["_statements"] = dict(zip(texts, statements))

@@ -23,8 +23,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["PARA_VERDICTS", "VERDICTS", "Judge", "ParaVerdict", "Verdict", "compose",
-           "compose_para", "decision", "para_verdicts", "verdicts"]
+__all__ = ["PARA_VERDICTS", "VERDICTS", "Judge", "ParaVerdict", "Verdict", "check_translation",
+           "compose", "compose_para", "decision", "para_verdicts", "verdicts"]
 
 VERDICTS = ("aligned", "not_aligned", "uncertain")
 PARA_VERDICTS = ("paraphrase", "not_paraphrase", "uncertain")
@@ -85,15 +85,23 @@ _JUDGE_FIELDS = ("threshold", "counts", "source", "auc", "auc_ci", "kind")
 
 @dataclass(frozen=True)
 class Verdict:
-    """``aligned``, ``not_aligned`` or ``uncertain``, with the reasons in words."""
+    """``aligned``, ``not_aligned`` or ``uncertain``, with the reasons in words; from
+    :func:`check_translation`, also the fact check's findings and what the verdict rests
+    on (``signature``)."""
 
     verdict: str
     reasons: tuple[str, ...]
+    findings: tuple = field(default=(), compare=False)
+    signature: str = field(default="", compare=False)
 
     @property
     def decision(self) -> bool | None:
         """True, False, or None for ``uncertain``."""
         return decision(self.verdict)
+
+    def to_dict(self) -> dict:
+        return {"verdict": self.verdict, "reasons": list(self.reasons),
+                "findings": [f.to_dict() for f in self.findings], "signature": self.signature}
 
 
 def _fact(f: dict) -> str:
@@ -134,20 +142,72 @@ def compose(findings: Sequence, score: float | None, judge: Judge) -> Verdict:
     return Verdict("uncertain", ("every required fact matched, but the model says no", said))
 
 
+def check_translation(nile: str, sentence: str, *, vocabulary=None, score: float | None = None,
+                      judge: Judge | None = None, lenient: bool = False) -> Verdict:
+    """The verdict on one translation, as a chatbot backend asks before deploying an
+    intent: ``nile`` (what the chatbot or LLM wrote) against ``sentence`` (what the user
+    asked). Nile that does not validate is ``not_aligned`` (it cannot be deployed, the
+    reason says why); otherwise the fact check, read with ``vocabulary`` (a
+    :class:`~nile_align.nile.lexicon.Lexicon`, the name of a shipped overlay such as
+    ``"lumi"``, or an overlay file's path; None: the shipped one), composed with ``score``
+    where a model's score is given and ``judge`` says it counts (:func:`compose`). Loads
+    no model: a warm call takes well under a millisecond (docs/benchmarks.md).
+
+    >>> check_translation("for endpoint('guests') block service('netflix')",
+    ...                   "Guests cannot use Netflix").verdict
+    'aligned'
+    """
+    from ..nile.facts import check_facts
+    from ..nile.validate import validate
+    from ..resources import __version__
+
+    words = _lexicon(vocabulary)
+    judge = judge or NO_MODEL
+    signature = f"nile-align:{__version__}|facts|{words.signature}|" + (
+        "model:none" if score is None or not judge.counts else f"T:{judge.threshold:g}")
+    checked = validate(nile, lenient=lenient)
+    if checked.intent is None or not checked.valid:
+        why = checked.errors[0]
+        return Verdict("not_aligned", (f"the Nile does not validate ({why.line}:{why.column}): "
+                                       f"{why.message}",), (), signature)
+    findings = check_facts(checked.intent, words.read(sentence))
+    said = compose(findings, score, judge)
+    return Verdict(said.verdict, said.reasons, tuple(findings), signature)
+
+
+def _lexicon(vocabulary):
+    """The :class:`~nile_align.nile.lexicon.Lexicon` of a ``vocabulary`` argument (a lexicon,
+    a shipped overlay's name, an overlay file, or None for the shipped one)."""
+    from ..nile.lexicon import Lexicon, lexicon
+
+    return vocabulary if isinstance(vocabulary, Lexicon) else lexicon(vocabulary)
+
+
+#: The judge of a verdict with no model: the facts decide.
+NO_MODEL = Judge(counts=False, source="no model")
+
 #: The finding that stands for the facts of an A that is not valid Nile.
 NOT_NILE = {"status": "missing", "kind": "nile", "fact": "A is not valid Nile",
             "detail": "its facts cannot be checked", "required": True}
 
 
-def verdicts(frame, *, a: str, b: str, judge: Judge, score: str = "score"):
-    """``frame`` (scored NL↔Nile pairs, A = Nile) with ``verdict`` and ``reasons`` columns."""
-    from ..nile.facts import check_facts, parse_or_none
+def verdicts(frame, *, a: str, b: str, judge: Judge, score: str = "score", vocabulary=None):
+    """``frame`` (scored NL↔Nile pairs, A = Nile) with ``verdict`` and ``reasons`` columns;
+    the sentences read with ``vocabulary`` (see :func:`check_translation`)."""
+    from ..nile.facts import check_facts
+    from ..nile.intent import Intent
+    from ..nile.validate import validate
 
+    read = _lexicon(vocabulary).reader()
+    valid: dict[str, Intent | None] = {}  # corpora repeat their intents: validated once
     out = frame.copy()
     results = []
     for nile, text, value in zip(out[a], out[b], out[score]):
-        intent = parse_or_none(nile) if isinstance(nile, str) else None
-        found = check_facts(intent, str(text)) if intent is not None else [NOT_NILE]
+        if isinstance(nile, str) and nile not in valid:
+            checked = validate(nile)
+            valid[nile] = checked.intent if checked.valid else None
+        intent = valid.get(nile) if isinstance(nile, str) else None
+        found = check_facts(intent, read(str(text))) if intent is not None else [NOT_NILE]
         results.append(compose(found, None if value is None else float(value), judge))
     out["verdict"] = [r.verdict for r in results]
     out["reasons"] = [list(r.reasons) for r in results]
@@ -236,14 +296,14 @@ def compose_para(forward, backward, score_ab: float | None, score_ba: float | No
 
 
 def para_verdicts(frame, *, a: str, b: str, judge: Judge | None = None,
-                  score_ab: str = "score_ab", score_ba: str = "score_ba"):
+                  score_ab: str = "score_ab", score_ba: str = "score_ba", vocabulary=None):
     """``frame`` (sentence pairs) with the NL↔NL ``verdict``, its ``forward`` (A→B) and
     ``backward`` directions and ``reasons``; the scores count where ``judge`` says so (no
-    judge, or no score columns: the facts alone). Each distinct sentence is read once."""
+    judge, or no score columns: the facts alone). Each distinct sentence is read once, with
+    ``vocabulary`` (see :func:`check_translation`)."""
     from ..nile.paraphrase import compare
-    from ..nile.reading import reader
 
-    read = reader()
+    read = _lexicon(vocabulary).reader()
     judge = judge or Judge(counts=False, source="no model", kind="nl-nl")
     out = frame.copy()
     results = []

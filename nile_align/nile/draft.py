@@ -36,7 +36,8 @@ from .intent import (
     Time,
     diff,
 )
-from .reading import Reading, StatedAmount, StatedName, read
+from .lexicon import Lexicon, reading_of
+from .reading import Reading, StatedAmount, StatedName
 from .vocabulary import ITEMS, KINDS
 
 __all__ = ["Draft", "draft", "from_nearest", "from_reading"]
@@ -61,11 +62,12 @@ class Draft:
                 "route": self.route, "reasons": list(self.reasons), "facts": list(self.facts)}
 
 
-def draft(sentence: str | Reading, intents: Iterable[str | Intent] = ()) -> Draft:
-    """The better of the two drafts of ``sentence`` (see the module): the one whose fact
-    check matches more of what the sentence states; on a tie the nearest intent, whose kinds
-    and spellings are the corpus's own."""
-    r = sentence if isinstance(sentence, Reading) else read(sentence)
+def draft(sentence: str | Reading, intents: Iterable[str | Intent] = (), *,
+          lexicon: Lexicon | None = None) -> Draft:
+    """The better of the two drafts of ``sentence`` (see the module; read with ``lexicon``,
+    default the shipped one): the one whose fact check matches more of what the sentence
+    states; on a tie the nearest intent, whose kinds and spellings are the corpus's own."""
+    r = reading_of(sentence, lexicon)
     own = from_reading(r)
     intents = list(intents)
     near = from_nearest(r, intents) if intents else Draft(own.text, None, "uncertain", None, ())
@@ -81,12 +83,13 @@ def _matched(nile: str | None, r: Reading) -> int:
     return 0 if intent is None else sum(f.status == "matched" for f in check_facts(intent, r))
 
 
-def from_nearest(sentence: str | Reading, intents: Iterable[str | Intent]) -> Draft:
+def from_nearest(sentence: str | Reading, intents: Iterable[str | Intent], *,
+                 lexicon: Lexicon | None = None) -> Draft:
     """The intent among ``intents`` that the sentence states once repaired (fewest changes;
     unchanged when it already matches), or no draft."""
     from .repair import suggest
 
-    r = sentence if isinstance(sentence, Reading) else read(sentence)
+    r = reading_of(sentence, lexicon)
     text = r.said or r.text
     best: tuple[int, str, Intent, Intent] | None = None
     seen: set[str] = set()
@@ -117,12 +120,12 @@ def _clean(intent: Intent, r: Reading) -> bool:
     return not bad and not missing
 
 
-def from_reading(sentence: str | Reading) -> Draft:
+def from_reading(sentence: str | Reading, *, lexicon: Lexicon | None = None) -> Draft:
     """The intent built from the sentence's reading alone, or no draft with the words that
     were not understood."""
     from .validate import validate
 
-    r = sentence if isinstance(sentence, Reading) else read(sentence)
+    r = reading_of(sentence, lexicon)
     st = r.statement
     text = r.said or r.text
     problems = [f"not understood: {u.what} ({u.text!r})" for u in st.unread]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .matching import Pattern, Patterns
 
-__all__ = ["English", "english", "load_english"]
+__all__ = ["English", "english", "known_word", "load_english"]
 
 
 def _either(words) -> str:
@@ -89,6 +89,12 @@ class English:
     patterns: dict[str, Pattern] = field(default_factory=dict)
     #: Capitalised words that are no name.
     not_names: frozenset[str] = frozenset()
+    #: Closed-class words (articles, pronouns, prepositions, auxiliaries): never a name.
+    function_words: frozenset[str] = frozenset()
+    #: Nouns of networking that name no particular thing ("traffic", "data", "website").
+    generic_nouns: frozenset[str] = frozenset()
+    #: Words that say which way traffic goes without naming an end ("incoming").
+    traffic_directions: frozenset[str] = frozenset()
     #: Spoken clock times and ordinals (grammar/english.toml [spoken]).
     clock_fractions: dict[str, int] = field(default_factory=dict)
     clock_to: frozenset[str] = frozenset()
@@ -336,9 +342,19 @@ def load_english(text: str) -> English:
         "any_destination": r"(?:" + words(paths, "any_destination") + r")\b",
         "any_source": r"(?:" + words(paths, "any_source") + r")\b",
         "path_of": r"(?:" + words(paths, "path_of") + r")\b",
+        # the words of a path's source or destination, where they stand ("bound for")
+        "path_words": r"\b(?:" + words(paths, "to") + "|" + words(paths, "from") + r")\b",
         "from_after": r"(?:" + words(paths, "from_after") + r")\b",
         "to_after": r"(?:" + words(paths, "to_after") + r")\b",
         "between": r"\b(?:" + words(paths, "between") + r")\s+(?:the\s+)?$",
+        # where a name stands (nile_align.nile.reading: unknown names)
+        "name_before": r"\b(?:" + words(paths, "name_before") + r")\s+(?:(?:"
+                       + words(paths, "name_between") + r")\s+)*$",
+        "name_before_loose": r"\b(?:" + words(paths, "name_before_loose") + r")\s+(?:(?:"
+                             + words(paths, "name_between") + r")\s+)+$",
+        "name_before_bare": r"\b(?:" + words(paths, "name_before_loose") + r")\s+$",
+        "no_place": r"\b(?:" + words(paths, "no_place") + r")$",
+        "name_after": r"(?:" + words(paths, "name_after") + r")\b",
         "between_and": r"\s+(?:" + words(paths, "between_and") + r")\s+(?:the\s+)?",
         "on": r"\b(?:" + words(paths, "on") + r")\s+(?:the\s+|a\s+|an\s+)?$",
         "of_place": r"\s+(?:" + words(paths, "of_place")
@@ -438,6 +454,9 @@ def load_english(text: str) -> English:
         opposite={k: dict(v) for k, v in verbs["opposite"].items()},
         patterns=patterns,
         not_names=frozenset(names["not_names"].split()),
+        function_words=frozenset(names["function_words"].split()),
+        generic_nouns=frozenset(names["generic_nouns"].split()),
+        traffic_directions=frozenset(paths["directions"]),
         ones=frozenset(numbers["one"]),
         letter_words=frozenset(
             [p + r for p in letters + [""] for r in units["rates"]]
@@ -464,3 +483,18 @@ def english() -> English:
     from ..resources import read_text
 
     return load_english(read_text("grammar", "english.toml"))
+
+
+@functools.cache
+def _dictionary():
+    from spellchecker import SpellChecker
+
+    return SpellChecker(language="en", distance=1).word_frequency
+
+
+def known_word(word: str) -> bool:
+    """Whether ``word`` is an English word: in pyspellchecker's English dictionary (about
+    160,000 words, loaded on first use). A word that is not, a letter or two from a name
+    the vocabulary knows, is a typo of that name ("dowms" the dorms); one that is ("form",
+    "serves") is itself."""
+    return word.casefold() in _dictionary()

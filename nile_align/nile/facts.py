@@ -18,19 +18,52 @@ count.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .intent import Bandwidth, Function, Intent, Quota, Schedule
-from .reading import Amount, Hit, Reading, Said, Window, read
+from .lexicon import Lexicon, reading_of
+from .reading import Amount, Hit, Reading, Said, Window
 from .vocabulary import ITEMS, Mention, Vocabulary, spelled
 
 __all__ = ["CATEGORIES", "Finding", "category", "check_facts", "contradictions", "decisive",
            "fact_score", "nile_facts", "nile_value", "parse_or_none", "quota_period", "veto"]
 
 STATUSES = ("matched", "missing", "contradicted")
+
+#: The categories of names that can state a value of each Nile function: its role.
+ROLES = {"endpoint": frozenset({"targets"}), "group": frozenset({"targets"}),
+         "service": ITEMS, "traffic": ITEMS, "protocol": ITEMS,
+         "middlebox": frozenset({"middleboxes"})}
+#: The functions of the things allowed, blocked or passed through.
+ITEM_KINDS = frozenset({"service", "traffic", "protocol", "middlebox"})
+#: A sentence that breaks off where a path's end would be named.
+_DANGLING = re.compile(r"\b(?:from|into|between)(?:\s+(?:the|a|an))?$", re.I)
+#: A number as an intent or a sentence writes it ("100", "0.8").
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+#: A word of a compound token: a domain name, an address, a path ("example.org").
+_JOINED = re.compile(r"[\w-]*(?:[.@/:][\w-]+)+")
+
+
+def _as_written(text: str, span: tuple[int, int], value: str) -> bool:
+    """Whether the words at ``span`` are ``value`` as written (case and spacing aside, a
+    plural allowed) and a whole word: inside a domain name or an address only the site's
+    own name counts ("f2movies.com" names 'F2movies', "example.org" no 'org')."""
+    said, want = " ".join(text[span[0]:span[1]].casefold().split()), value.casefold()
+    if not (said == want or said in (want + "s", want + "es") or want in (said + "s",
+                                                                           said + "es")):
+        return False
+    start = max(text.rfind(c, 0, span[0]) for c in " \t\n,;()[]\"'") + 1
+    token = _JOINED.match(text, start)
+    if token is None or not (token.start() <= span[0] and span[1] <= token.end()):
+        return True  # a word of its own
+    whole = token.group(0).casefold()
+    labels = re.split(r"[.@/:]", whole.removeprefix("www."))
+    site = labels[-2] if "." in whole and len(labels) >= 2 else labels[0]
+    return said in (site, whole, whole.removeprefix("www."))
 
 
 @dataclass(frozen=True)
@@ -87,26 +120,67 @@ class _Context:
     def amounts(self) -> tuple[Amount, ...]:
         return self.r.amounts
 
-    def name(self, value: str) -> tuple[int, int] | None:
-        """Where the sentence names ``value``: a vocabulary mention of it or of an
-        equivalent, its own words, another of its spellings (not inside the mention of
-        another value), else, for a value of several words, its last words with its first
-        said elsewhere ("MSN chat and application sharing")."""
+    def name(self, value: str, kind: str | None = None) -> tuple[int, int] | None:
+        """Where the sentence names ``value`` in the role of a Nile function ``kind`` (a
+        place for an endpoint or a group, a thing allowed or blocked for an item, a thing
+        traffic passes through for a middlebox; any role when None): a vocabulary mention of
+        it or of an equivalent in that role, its own words, another of its spellings (not
+        inside the mention of another value or of another role, nor words the reading reads
+        as something else: :meth:`_in_role`), else, for a value of several words, its last
+        words with its first said elsewhere ("MSN chat and application sharing")."""
         words = self.r.words
-        same = [m.span for m in self.mentions if self.vocab.names(m, value)]
+        role = ROLES.get(kind or "")
+        mine = [m for m in self.mentions if self.vocab.names(m, value)
+                and (role is None or m.categories & role)]
+        same = [m.span for m in mine]
         own = self.vocab.words(value)
-        # The value's own words, unless they are part of a longer name ("POP" in "secure POP").
+        # The value's own words, unless they are part of a longer name ("POP" in "secure
+        # POP") or stand in another role.
         same += [span for span in (words.span(i, len(own)) for i in words.find(own))
-                 if not any(m.span[0] <= span[0] and span[1] <= m.span[1] and m.span != span
-                            for m in self.mentions)][:1]
+                 if self._in_role(span, value, kind, mine)][:1]
         if not same:
-            others = [m.span for m in self.mentions if not self.vocab.names(m, value)]
+            others = [m.span for m in self.mentions if m not in mine]
             hit = spelled(value, words, self.vocab, others) or self._elided(value)
-            same = [hit] if hit else []
+            same = [hit] if hit and self._in_role(hit, value, kind, mine) else []
         for span in same:  # a value named twice is still that value
             self.claim(span)
             self.named.add(span)
         return same[0] if same else None
+
+    def _in_role(self, span: tuple[int, int], value: str, kind: str | None,
+                 mine: list[Mention]) -> bool:
+        """Whether words found for ``value`` at ``span`` can state it (a fact only in its
+        role): not inside a name of another value or of another role ("guests" is a place,
+        never traffic), not words the reading reads as something else (a verb, a path word,
+        a period, closed-class words: "bound for the labs", "everyday"); and, for a value
+        the vocabulary does not know, the words as written (not another form: "pirated" is
+        no 'pirate'), a whole word (not a piece of a domain name, "example.org"), and, for
+        an item, not where a place stands ("at LAN")."""
+        # Inside a name of another value or role, or part of a longer name of its own. A
+        # longer name containing another ("CS server", "female students") is a name of its
+        # own, where the words it adds name something ("facebook traffic" adds nothing).
+        inside = [m for m in self.mentions if span[0] <= m.span[0] and m.span[1] <= span[1]
+                  and m not in mine]
+        if any(m.span[0] <= span[0] and span[1] <= m.span[1] and m not in mine
+               for m in self.mentions) or any(
+                m.span[0] <= span[0] and span[1] <= m.span[1] and m.span != span
+                for m in mine) or (inside and not self._names_more(span, inside)):
+            return False
+        if self.r.read_as_other(span):
+            return False
+        if self.vocab.knows(value):
+            return True
+        return _as_written(self.text, span, value) and not (
+            kind in ITEM_KINDS and self.r.english["on"].search(self.text, 0, span[0]))
+
+    def _names_more(self, span: tuple[int, int], inside: list[Mention]) -> bool:
+        """Whether the words at ``span`` besides the names ``inside`` it name something:
+        not only closed-class words and nouns that name nothing ("traffic", "website")."""
+        e, text = self.r.english, self.text
+        rest = [text[a:b].casefold() for a, b in self.r.words.spans
+                if span[0] <= a and b <= span[1] and not any(
+                    m.span[0] <= a and b <= m.span[1] for m in inside)]
+        return any(w not in e.function_words and w not in e.generic_nouns for w in rest)
 
     def _elided(self, value: str) -> tuple[int, int] | None:
         words = self.vocab.words(value)
@@ -125,9 +199,11 @@ class _Context:
                 if wanted & m.categories and m.span not in self.claimed]
 
 
-def check_facts(intent: Intent, sentence: str | Reading) -> list[Finding]:
-    """Every fact of ``intent`` with what ``sentence`` (or its reading) says about it."""
-    r = sentence if isinstance(sentence, Reading) else read(sentence)
+def check_facts(intent: Intent, sentence: str | Reading, *,
+                lexicon: Lexicon | None = None) -> list[Finding]:
+    """Every fact of ``intent`` with what ``sentence`` (or its reading) says about it; a
+    sentence is read with ``lexicon`` (default the shipped English and vocabulary)."""
+    r = reading_of(sentence, lexicon)
     ctx = _Context(r)
     wanted = [(("rate" if isinstance(i, Bandwidth) else "size"), nile_value(i))
               for _, i in intent.items() if isinstance(i, (Bandwidth, Quota)) and i.amount]
@@ -135,11 +211,21 @@ def check_facts(intent: Intent, sentence: str | Reading) -> list[Finding]:
                  if any(a.kind == k and abs(a.value - v) < 1e-6 * max(v, 1) for k, v in wanted)}
     # Names first (targets, path ends, items), so that a name the intent uses is not read
     # as an extra item or as a different target.
-    named = [*_targets(intent, ctx), *_path(intent, ctx)]
+    named = [*_targets(intent, ctx), *_path(intent, ctx), *_lost_path(intent, ctx)]
     items = {id(item): _item(item, ctx) for _, item in intent.items()
              if isinstance(item, Function)}
     out: list[Finding] = []
     for op in intent.operations:
+        # All traffic listed beside named items ("block traffic('all'), traffic('torrent')"
+        # for "block all torrent traffic"): the sentence names only those.
+        named_items = [i for i in op.items if isinstance(i, Function) and not _any(i)]
+        for item in op.items:
+            if isinstance(item, Function) and _any(item) and named_items and (
+                    f := items.get(id(named_items[0]))) and f.span is not None:
+                items[id(item)] = Finding(
+                    "item", f"{item.kind} {item.value}", "contradicted", f.span,
+                    f"the sentence names only {ctx.text[f.span[0]:f.span[1]]!r}, not all "
+                    "traffic beside it", True)
         # Every place the sentence names the operation's items (a list may be named twice:
         # "of email, FTP and SSH, guests may use all but SSH").
         spans = [f.span for item in op.items if (f := items.get(id(item))) and f.span]
@@ -151,9 +237,20 @@ def check_facts(intent: Intent, sentence: str | Reading) -> list[Finding]:
                 out += _bandwidth(item, ctx)
             elif isinstance(item, Quota):
                 out += _quota(item, ctx)
-    found = [*out, *items.values(), *named, *_window(intent, ctx)]
+    found = [*out, *items.values(), *named, *_window(intent, ctx), *_exclusive(intent, ctx),
+             *_unstated(intent, ctx)]
     said = {f.span for f in found if f.status == "contradicted"}
-    return found + [f for f in _added(intent, ctx) if f.span not in said]
+    found += [f for f in _added(intent, ctx) if f.span not in said]
+    return [_typo_noted(f, r) for f in found] if r.typos else found
+
+
+def _typo_noted(f: Finding, r: Reading) -> Finding:
+    """A finding on words read as the name they are a typo of, with that said."""
+    for (a, b), name in r.typos:
+        if f.span is not None and f.span[0] <= a and b <= f.span[1]:
+            note = f"{r.text[a:b]!r} read as {name!r}"
+            return dataclasses.replace(f, detail=f"{f.detail} ({note})" if f.detail else note)
+    return f
 
 
 def _verdict(kind: str, fact: str, hit: Hit | None, other: Hit | None, *,
@@ -280,6 +377,10 @@ def _quota(item: Quota, ctx: _Context) -> list[Finding]:
     found, amount = _amount("size", f"{item.amount} {size_unit}", nile_value(item), ctx)
     period = quota_period(item)
     out = [found, _qualified("period", f"per {period}", period, "period", ctx, amount)]
+    if amount is not None and (floor := _floor_of(ctx.r, amount)) is not None:
+        # A quota caps what may be sent or received: a minimum amount is no quota.
+        out.append(Finding("bound", "max", "contradicted", floor.span,
+                           f"the sentence says {floor.text!r}: a quota is a cap", True))
     if item.direction in ("upload", "download"):
         out.append(_qualified("direction", item.direction, item.direction, "way", ctx, amount,
                               default="download"))
@@ -298,7 +399,7 @@ def _item(item: Function, ctx: _Context) -> Finding:
         # names is an item the intent lacks (an extra item).
         return Finding("item", f"{item.kind} {item.value}", "matched",
                        detail="any: nothing narrower is named")
-    span = ctx.name(item.value)
+    span = ctx.name(item.value, item.kind)
     return Finding("item", f"{item.kind} {item.value}", "matched" if span else "missing", span,
                    required=True)
 
@@ -310,10 +411,10 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
     :mod:`nile_align.nile.reading`) adds nothing; neither does an implicit target, nor an
     item named next to a related one the intent has ("POP3 email")."""
     r, vocab = ctx.r, ctx.vocab
-    mine = [item.value for _, item in intent.items() if isinstance(item, Function)]
-    mine += [t.value for t in intent.targets]
-    if intent.path is not None:
-        mine += [intent.path.source.value, intent.path.destination.value]
+    mine = _values(intent)
+    # The intent's values with their roles: a name states one only in its role ("guests"
+    # is a place, and an intent's traffic('guests') leaves the place unsaid).
+    roles = [(f.value, ROLES.get(f.kind)) for f in _functions(intent)]
     # A path end of 'any' may be named ("to the internet"): a name in its place adds nothing.
     open_ends = [] if intent.path is None else \
         [role for role, f in (("from", intent.path.source), ("to", intent.path.destination))
@@ -321,7 +422,8 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
     claimed = [m for m in ctx.mentions if m.span in ctx.claimed]
     out = []
     for m in ctx.mentions:
-        if m.span in ctx.claimed or r.described(m.span) or any(vocab.names(m, v) for v in mine):
+        if m.span in ctx.claimed or r.described(m.span) or any(
+                vocab.names(m, v) and (role is None or m.categories & role) for v, role in roles):
             continue
         # Side by side with a related item of the intent, either way round ("POP3 email",
         # "video conference H323"), it describes that item.
@@ -386,36 +488,73 @@ def _aside(r: Reading, span: tuple[int, int]) -> bool:
 
 def _added_unknown(ctx: _Context, claimed: list[Mention], intent: Intent) -> list[Finding]:
     """Names the vocabulary does not know, listed with the intent's items or targets
-    ("Net2Phone and Skype", "the dorms and Rockefeller Hall") or standing where a path end
-    does ("from Bldg7"): another item or place, or another name of one? The reading cannot
-    tell. A value of the intent the vocabulary does not know ("QuEC", said twice) is the
-    intent's."""
-    ends = ctx.r.unknown_ends()
+    ("Net2Phone and Skype", "the dorms and Rockefeller Hall") or standing where a place does
+    ("from Bldg7", "in emnets", "for IP 10.0.0.10", "bob's traffic"): another item or place,
+    or another name of one? The reading cannot tell, so the pair is doubt, naming the words.
+    A value of the intent the vocabulary does not know ("QuEC", said twice) is the
+    intent's. Where the intent's place is one a sentence may leave unsaid (the whole
+    network: a deployment's default, or an implicit target), an English word where a place
+    stands may be the place it replaced ("block youtube from building A", "the main
+    channel"): doubt too."""
+    places = ctx.r.unknown_places()
+    ends = [f for f in _ends(intent) if f.kind in ("endpoint", "group") and not _any(f)]
+    if ends and all(ctx.vocab.is_implicit(f.value) or _default(f, ctx.vocab) for f in ends):
+        places += list(ctx.r.place_words)
     own = {w for value in _values(intent) for w in ctx.vocab.words(value)}
-    return [Finding("target" if (word, span) in ends else "item", f"no {word}", "missing",
-                    span, f"{word!r}, named beside the intent's names, is a name the "
-                    f"vocabulary does not know: another one, or another name of one?", True)
-            for word, span in dict.fromkeys(ctx.r.listed_unknown([c.span for c in claimed])
-                                            + ends)
-            if not any(a < span[1] and span[0] < b for a, b in ctx.named)
-            and not set(ctx.vocab.words(word)) <= own]
+    out = []
+    for word, span in dict.fromkeys(ctx.r.listed_unknown([c.span for c in claimed]) + places):
+        if any(a < span[1] and span[0] < b for a, b in ctx.named) or \
+                set(ctx.vocab.words(word)) <= own:
+            continue
+        where = "stands where a place does" if (word, span) in places else \
+            "is named beside the intent's names"
+        span = ctx.r.name_from(span)
+        word = ctx.text[span[0]:span[1]]
+        out.append(Finding("target" if where.startswith("stands") else "item", f"no {word}",
+                           "missing", span, f"{word!r} {where}, and the vocabulary does not "
+                           "know it: another one, or another name of one?", True))
+    return out
 
 
 def _values(intent: Intent) -> list[str]:
     """Every value the intent names: its items, its targets, its path's ends."""
-    values = [f.value for _, f in intent.items() if isinstance(f, Function)]
-    values += [f.value for f in intent.targets]
+    return [f.value for f in _functions(intent)]
+
+
+def _functions(intent: Intent) -> list[Function]:
+    """Every function of the intent that names a value: its items, its targets, its path's
+    ends."""
+    return [f for _, f in intent.items() if isinstance(f, Function)] + _ends(intent)
+
+
+def _default(f: Function, vocab: Vocabulary) -> bool:
+    """Whether ``f`` is the target a deployment writes for a request that names none
+    (``[conventions] no_target``: Lumi's ``endpoint('network')``)."""
+    said = vocab.conventions.get("no_target")
+    return said is not None and said.replace(" ", "").casefold() == \
+        f"{f.kind}('{f.value}')".replace(" ", "").casefold()
+
+
+def _ends(intent: Intent) -> list[Function]:
+    """The intent's ``for`` targets and its path's ends."""
+    ends = list(intent.targets)
     if intent.path is not None:
-        values += [intent.path.source.value, intent.path.destination.value]
-    return values
+        ends += [intent.path.source, intent.path.destination]
+    return ends
 
 
 def _added_limits(ctx: _Context, intent: Intent) -> list[Finding]:
-    """Rates and sizes no item of the intent accounts for; for an intent with no amount, a
-    number the rules cannot place may be one (doubt, with the number)."""
+    """Rates and sizes no item of the intent accounts for; a number the rules cannot place
+    that is none of the intent's may be one (doubt, with the number: "... while the link
+    utilisation stays under 0.8", "latency under 10ms")."""
     out = []
-    if not any(isinstance(i, (Bandwidth, Quota)) for _, i in intent.items()) and (
-            doubt := _doubt(ctx, intent, "amount")):
+    numbers = {float(i.amount) for _, i in intent.items()
+               if isinstance(i, (Bandwidth, Quota)) and _NUMBER.fullmatch(i.amount or "")}
+    # With limits of its own, only a number said as a limit may be another: after a
+    # comparison ("lower than 0.8", "under 10ms").
+    if doubt := [u for u in _doubt(ctx, intent, "amount")
+                 if not ((m := _NUMBER.match(u.text)) and float(m.group(0)) in numbers)
+                 and (not numbers or u.span is None or _compared(ctx.r, u.span[0]))]:
         out.append(Finding("rate", "no amount", "missing", doubt[0].span,
                            _unread_detail(doubt, "a limit the intent lacks"), True))
     for a in ctx.amounts:
@@ -426,6 +565,132 @@ def _added_limits(ctx: _Context, intent: Intent) -> list[Finding]:
         out.append(Finding(a.kind, f"no {a.kind} {a.text}", "contradicted", a.span,
                            f"adds a limit {a.text!r}"))
     return out
+
+
+def _exclusive(intent: Intent, ctx: _Context) -> list[Finding]:
+    """"Allow only HTTPS", "traffic only from professors", "SSH only": everything else is
+    blocked, which an intent that allows and blocks nothing else does not say."""
+    if not any(op.verb == "allow" for op in intent.operations) or any(
+            op.verb == "block" and any(isinstance(i, Function) and _any(i) for i in op.items)
+            for op in intent.operations):
+        return []
+    r = ctx.r
+    for hit in r.cues("only"):
+        verb = r.verb("acl", hit.span)
+        if verb is None or r.english.meaning.get(verb.name) != "allow":
+            continue
+        if _beside_a_name(r, hit):
+            return [Finding("polarity", "block", "contradicted", hit.span, "the sentence "
+                            f"allows {hit.text!r} what it names: everything else is blocked, "
+                            "which the intent does not say", True)]
+    return []
+
+
+def _beside_a_name(r: Reading, hit: Hit) -> bool:
+    """Whether the word at ``hit`` stands right before a name (closed-class words aside:
+    "only from professors", "only https") or right after one ("SSH only")."""
+    names = [m.span for m in r.mentions] + [s for _, s in r.unknown_names()]
+    after = re.match(r"(?:\W*\b(?:" + "|".join(map(re.escape, r.english.function_words))
+                     + r")\b)*\W*", r.text[hit.end:])
+    start = hit.end + (after.end() if after else 0)
+    # "only accept HTTPS": the verb of the permission between.
+    verb = next((h for name in ("allow", "unblock") for h in r.cues(name) if h.start == start),
+                None)
+    if verb is not None:
+        start = verb.end + len(r.text[verb.end:]) - len(r.text[verb.end:].lstrip())
+    return any(a == start for a, _ in names) or any(
+        re.fullmatch(r"\W*", r.text[b:hit.start]) for _, b in names if b <= hit.start)
+
+
+def _unstated(intent: Intent, ctx: _Context) -> list[Finding]:
+    """What the sentence asks that Nile cannot state as asked, so that no intent is it: a
+    change relative to the limit in place ("raise the cap by 20 Mbps", "double the quota"),
+    a share of a group ("some of the students"), a limit per device or per person; and a
+    direction of traffic ("incoming", "outbound") where the intent has no path and no
+    quota to give it."""
+    r, out = ctx.r, []
+    for cue, what in (("relative", "a change relative to the limit in place"),
+                      ("share", "a share of a group"),
+                      ("per_member", "a limit for each device or person of a target")):
+        for hit in r.cues(cue):
+            if r.described(hit.span) or (cue == "share" and not _beside_a_name(r, hit)):
+                continue
+            out.append(Finding("request", f"no {cue.replace('_', ' ')}", "contradicted",
+                               hit.span, f"Nile cannot state {what}: {hit.text.strip()!r}",
+                               True))
+    out += _merged(intent, ctx) + _dangling(ctx)
+    toward = [t.span for t in r.statement.targets if t.role == "to"]
+    if intent.path is None and not any(isinstance(i, Quota) for _, i in intent.items()) \
+            and not toward:
+        for hit in r.cues("incoming") + r.cues("outgoing"):
+            if hit.text.casefold() in r.english.traffic_directions:
+                out.append(Finding("path", "no path", "missing", hit.span, f"the sentence "
+                                   f"says {hit.text!r}, which way the traffic goes; the "
+                                   "intent has no path", True))
+                break
+    return out
+
+
+def _floor_of(r: Reading, amount: Amount) -> Hit | None:
+    """A word of a minimum right before a size ("a minimum of 10 GB", "at least 10 GB"),
+    not negated ("no less than" is a cap): what no quota states."""
+    for h in r.inside("min", max(0, amount.span[0] - 40), amount.span[0]):
+        if re.fullmatch(r":?\s*(?:(?:of|a|an|the)\s+){0,2}", r.text[h.end:amount.span[0]]) \
+                and not h.text.casefold().endswith("than") and not any(
+                    x.start < h.end and h.start < x.end for x in r.cues("max")) \
+                and not re.search(r"\b(?:not|nor|no|never)\b|n't\b",
+                                  r.text[max(0, h.start - 25):h.start]):
+            return h
+    return None
+
+
+def _merged(intent: Intent, ctx: _Context) -> list[Finding]:
+    """Clauses that keep their own targets ("block the guests and cap the staff at 20
+    Mbps"): two operations of the intent said in different clauses, each naming places the
+    other's does not, are two policies, which one intent (one set of targets for all its
+    operations) cannot state."""
+    if len(intent.operations) < 2:
+        return []
+    r = ctx.r
+    said = []
+    for op in intent.operations:
+        spans = [m.span for i in op.items if isinstance(i, Function)
+                 for m in ctx.mentions if ctx.vocab.names(m, i.value)]
+        spans += [a.span for a in ctx.amounts if a.span in ctx.used and any(
+            isinstance(i, (Bandwidth, Quota)) and abs(nile_value(i) - a.value) < 1e-6 * max(
+                a.value, 1) for i in op.items)]
+        if not spans:  # all traffic, said by the verb alone ("block the guests")
+            spans = [h.span for names in r.english.families.values() for name in names
+                     for h in r.cues(name) if r.english.meaning[name] == op.verb]
+        clauses = {r.clause(s) for s in spans}
+        places = {m.key for m in ctx.mentions if m.categories == {"targets"}
+                  and r.clause(m.span) in clauses and not r.described(m.span)}
+        said.append((op, clauses, places))
+    for k, (op1, c1, p1) in enumerate(said):
+        for op2, c2, p2 in said[k + 1:]:
+            if c1 and c2 and c1.isdisjoint(c2) and p1 and p2 and p1.isdisjoint(p2):
+                return [Finding("target", "one set of targets", "contradicted", None,
+                                f"the sentence gives {'/'.join(sorted(p1))!r} to {op1.verb} and "
+                                f"{'/'.join(sorted(p2))!r} to {op2.verb}, clause by clause; "
+                                "the intent gives its targets to both", True)]
+    return []
+
+
+def _dangling(ctx: _Context) -> list[Finding]:
+    """A path's end word with nothing after it ("block traffic from the"): a place unsaid."""
+    m = _DANGLING.search(ctx.text.rstrip(" .!?"))
+    if m is None:
+        return []
+    return [Finding("target", "a place", "missing", m.span(), f"the sentence breaks off after "
+                    f"{m.group(0).strip()!r}: the place is unsaid", True)]
+
+
+def _compared(r: Reading, at: int) -> bool:
+    """Whether the number at ``at`` is said as a bound: right after a word of comparison
+    ("lower than 0.8", "under 10ms")."""
+    hits = [h for h in r.inside("compared", max(0, at - 30), at)
+            if re.fullmatch(r"\W*", r.text[h.end:at])]
+    return bool(hits)
 
 
 def _added_exceptions(ctx: _Context, claimed: list[Mention]) -> list[Finding]:
@@ -442,13 +707,19 @@ def _added_exceptions(ctx: _Context, claimed: list[Mention]) -> list[Finding]:
 
 def _describes(m: Mention, ctx: _Context) -> bool:
     """Whether a target name only describes another name: a generic word ("hosts",
-    "servers") that no "from"/"to" makes a path end ("CounterStrike servers", "hosts
-    attached to the guest network"), or a name that stands right beside a name of the
-    intent, as one compound name ("guest wifi", "dorm network")."""
+    "servers") beside another name ("CounterStrike servers", "hosts attached to the guest
+    network") that no "from"/"to" makes a path end and no word of place makes a place of
+    its own ("limit the servers", "in servers" name the servers), or a name that stands
+    right beside a name of the intent, as one compound name ("guest wifi", "dorm
+    network")."""
     if all(ctx.vocab.is_generic(k) for k in m.keys):
         listed = any(c.categories == {"targets"} and ctx.r.listed(c.span[1], m.span[0])
                      for c in ctx.mentions)
-        return not (listed or ctx.r.marked(m.span, "from") or ctx.r.marked(m.span, "to"))
+        beside = any(c.span != m.span and (_adjacent(m, c, ctx.text) or (
+            c.span[0] > m.span[1] and ctx.r.english["of_place"].fullmatch(
+                ctx.text, m.span[1], c.span[0]))) for c in ctx.mentions)
+        return beside and not (listed or ctx.r.marked(m.span, "from")
+                               or ctx.r.marked(m.span, "to"))
     return any(c.span != m.span and c.span in ctx.claimed and _adjacent(m, c, ctx.text)
                and c.categories == {"targets"} for c in ctx.mentions)
 
@@ -490,7 +761,7 @@ def _targets(intent: Intent, ctx: _Context) -> list[Finding]:
     everyone = [f for label, f in ends if not label and _any(f)
                 and f.kind in ("endpoint", "group")]
     ends = [(label, f) for label, f in ends if not _any(f)]
-    spans = [ctx.name(f.value) for _, f in ends]  # every name claimed before any is missed
+    spans = [ctx.name(f.value, f.kind) for _, f in ends]  # every name claimed before any is missed
     out = []
     for f in everyone:
         # Everyone: a name the intent does not account for narrows it ("on the wifi").
@@ -545,10 +816,14 @@ def _path(intent: Intent, ctx: _Context) -> list[Finding]:
                         "the sentence has the direction reversed", True)]
     if right:
         return [Finding("path", fact, "matched", right, required=True)]
+    # "Between A and B" is traffic both ways, which one path does not state.
+    if (both := _between(ctx, ends["src"] + ends["dst"])) is not None:
+        return [Finding("path", fact, "contradicted", both, f"the sentence says "
+                        f"{ctx.text[both[0]:both[1]]!r}: traffic both ways; the intent states "
+                        "one way", True)]
     # Where the English leaves the direction implicit, the order of the ends is read as the
-    # way the traffic goes when the sentence names the source first, as the subject or
-    # after "between" ("Traffic between the internet and the servers", "The campus can
-    # access DNS on the host"); the other order is no evidence either way.
+    # way the traffic goes when the sentence names the source first, as the subject ("The
+    # campus can access DNS on the host"); the other order is no evidence either way.
     if (implied := _implied(ctx, ends["src"], ends["dst"],
                             ctx.vocab.is_implicit(dst.value))) is not None:
         return [Finding("path", fact, "matched", implied, required=True,
@@ -568,8 +843,6 @@ def _implied(ctx: _Context, src: list[tuple[int, int]], dst: list[tuple[int, int
         for a2, b2 in dst:
             if a2 <= b1:
                 continue
-            if e["between"].search(text, 0, a1) and e["between_and"].fullmatch(text, b1, a2):
-                return (a1, b2)
             # "X can access ... on the network": X is the subject, a verb stands between,
             # and the other end is where the service runs (an implicit target).
             if _SUBJECT.match(text, 0, a1) and e["on"].search(text, b1, a2) and dst_implicit \
@@ -578,12 +851,46 @@ def _implied(ctx: _Context, src: list[tuple[int, int]], dst: list[tuple[int, int
     return None
 
 
+def _between(ctx: _Context, ends: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """Where the sentence names two of ``ends`` as "between A and B" (either order)."""
+    text, e = ctx.text, ctx.r.english
+    for a1, b1 in ends:
+        for a2, b2 in ends:
+            if a2 > b1 and (m := e["between"].search(text, max(0, a1 - 40), a1)) and \
+                    e["between_and"].fullmatch(text, b1, a2):
+                return (m.start(), b2)
+    return None
+
+
+def _lost_path(intent: Intent, ctx: _Context) -> list[Finding]:
+    """A path the sentence states (from A to B, between A and B) whose two ends
+    the intent writes as targets of its ``for`` list: which way the traffic goes is lost
+    ("block all traffic from labs to dorms" as ``for endpoint('labs'), endpoint('dorms')``)."""
+    if intent.path is not None or len(intent.targets) < 2:
+        return []
+    r = ctx.r
+    spans = {f.value: _end_spans(ctx, f) for f in intent.targets
+             if f.kind in ("endpoint", "group") and not _any(f)}
+    named = [s for found in spans.values() for s in found]
+    if (both := _between(ctx, named)) is not None:
+        said = both
+    else:
+        src = [s for s in named if r.marked(s, "from")]
+        dst = [s for s in named if r.marked(s, "to") and s not in src]
+        if not (src and dst):
+            return []
+        said = (min(src + dst)[0], max(src + dst)[1])
+    return [Finding("path", "no path", "contradicted", said, f"the sentence says "
+                    f"{ctx.text[said[0]:said[1]]!r}, which way the traffic goes; the intent's "
+                    "targets say no way", True)]
+
+
 def _end_spans(ctx: _Context, f: Function) -> list[tuple[int, int]]:
     """Every span where the sentence names a path end (or an equivalent)."""
     if _any(f):
         return [h.span for h in ctx.r.cues("any_end")]
     found = [m.span for m in ctx.mentions if ctx.vocab.names(m, f.value)]
-    if not found and (span := ctx.name(f.value)) is not None:
+    if not found and (span := ctx.name(f.value, f.kind)) is not None:
         found = [span]
     return found
 
@@ -814,10 +1121,12 @@ def veto(score: float, findings: list[Finding], penalty: float = VETO_PENALTY) -
     return score - penalty if contradictions(findings) else score
 
 
-def nile_facts(refs: list[str], sentences: Sequence[str | Reading]) -> list[list[Finding]]:
-    """The findings of each (Nile, sentence or its reading) pair; a reference that is not
-    valid Nile gets no findings (so it is never vetoed)."""
-    return [check_facts(intent, sentence) if (intent := parse_or_none(ref)) is not None else []
+def nile_facts(refs: list[str], sentences: Sequence[str | Reading], *,
+               lexicon: Lexicon | None = None) -> list[list[Finding]]:
+    """The findings of each (Nile, sentence or its reading) pair, read with ``lexicon``; a
+    reference that is not valid Nile gets no findings (so it is never vetoed)."""
+    return [check_facts(intent, sentence, lexicon=lexicon)
+            if (intent := parse_or_none(ref)) is not None else []
             for ref, sentence in zip(refs, sentences)]
 
 

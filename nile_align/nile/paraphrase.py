@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .reading import ITEMS, Reading, StatedAmount, StatedName, Statement, read
+from .lexicon import Lexicon, reading_of
+from .reading import ITEMS, Reading, StatedAmount, StatedName, Statement
 
 __all__ = ["DIRECTIONS", "IMPLICIT", "Comparison", "Fact", "compare"]
 
@@ -78,9 +79,11 @@ class Comparison:
         return [f for f in self.facts if f.status == "kept"]
 
 
-def compare(a: Statement | Reading | str, b: Statement | Reading | str) -> Comparison:
-    """Direction A→B: does B keep every fact A states and contradict none?"""
-    sa, sb = _statement(a), _statement(b)
+def compare(a: Statement | Reading | str, b: Statement | Reading | str, *,
+            lexicon: Lexicon | None = None) -> Comparison:
+    """Direction A→B: does B keep every fact A states and contradict none? A sentence given
+    as text is read with ``lexicon`` (default the shipped one)."""
+    sa, sb = _statement(a, lexicon), _statement(b, lexicon)
     facts: list[Fact] = []
     facts += _amounts(sa, sb)
     facts += _items(sa, sb)
@@ -96,10 +99,10 @@ def compare(a: Statement | Reading | str, b: Statement | Reading | str) -> Compa
     return Comparison(verdict, tuple(facts))
 
 
-def _statement(x: Statement | Reading | str) -> Statement:
+def _statement(x: Statement | Reading | str, lexicon: Lexicon | None) -> Statement:
     if isinstance(x, Statement):
         return x
-    return (x if isinstance(x, Reading) else read(x)).statement
+    return reading_of(x, lexicon).statement
 
 
 # --- amounts --------------------------------------------------------------------------------

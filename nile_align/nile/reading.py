@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 
-from .english import English
+from .english import English, known_word
 from .english import english as _english
 from .numerals import normalise
 from .vocabulary import ITEMS, Mention, Sentence, Vocabulary, vocabulary
@@ -719,6 +719,8 @@ class Reading:
     asides: tuple[tuple[str, Span], ...] = ()
     #: The English it was read with.
     english: English = field(default_factory=_english, repr=False)
+    #: Words read as the name they are a typo of: (span, the name), for the notes.
+    typos: tuple[tuple[Span, str], ...] = ()
     _qualifiers: dict = field(default_factory=dict, repr=False, compare=False)
     _verbs: dict = field(default_factory=dict, repr=False, compare=False)
     _marks: dict = field(default_factory=dict, repr=False, compare=False)
@@ -899,6 +901,26 @@ class Reading:
 
     # --- names ---
 
+    @functools.cached_property
+    def read_spans(self) -> tuple[Span, ...]:
+        """Where the reading read words as something other than a name: every cue word, an
+        amount, a clock time, a date, the words of a path's end ("bound for", "going to")."""
+        spans = [h.span for hs in self.hits.values() for h in hs]
+        spans += [a.span for a in self.amounts] + [s for _, s in self.times]
+        spans += [s for _, s in self.dates]
+        spans += [m.span() for m in self.english["path_words"].finditer(self.text)]
+        return tuple(sorted(spans))
+
+    def read_as_other(self, span: Span) -> bool:
+        """Whether the words at ``span`` are read as something other than a name (a verb, a
+        bound, a period, an amount, a time, a path word: :attr:`read_spans`) or are all
+        closed-class words: whatever an intent copied from them, they name nothing."""
+        a, b = span
+        if any(x < b and a < y for x, y in self.read_spans):
+            return True
+        words = _TOKEN.findall(self.text[a:b].casefold())
+        return bool(words) and all(w in self.english.function_words for w in words)
+
     def named(self, categories: Iterable[str]) -> list[Mention]:
         wanted = set(categories)
         return [m for m in self.mentions if wanted & m.categories]
@@ -958,6 +980,37 @@ class Reading:
                  for m, pair, year in slashed if 1 <= pair[k] <= 12]
                 for k in (1, 0)] if slashed else []
 
+    def unknown_places(self) -> list[tuple[str, Span]]:
+        """Unknown names where a place stands ("from Bldg7", "at building a", "in emnets",
+        "bob's traffic"), or an address: a target the vocabulary does not know, or another
+        name of one? The reading cannot tell."""
+        e = self.english
+        return [(word, span) for word, span in self.unknown_names()
+                if _ADDRESS.fullmatch(word) or e["name_after"].match(self.text, span[1])
+                or self.marked(span, "from") or self.marked(span, "to")
+                or not known_word(word) and _name_slot(self, *span, True)]
+
+    def name_from(self, span: Span) -> Span:
+        """The words of a name from ``span`` on: the words after it that nothing read, a
+        single capital letter included ("building A", "main channel")."""
+        start, end = span
+        for a, b in self.words.spans:
+            if a < end:
+                continue
+            word = self.text[a:b]
+            if self.text[end:a].strip() or any(m.span[0] <= a < m.span[1]
+                                                for m in self.mentions) or (
+                    self.read_as_other((a, b)) and not (len(word) == 1 and word.isupper())):
+                break
+            end = b
+        return (start, end)
+
+    @functools.cached_property
+    def place_words(self) -> tuple[tuple[str, Span], ...]:
+        """English words where a place stands that the vocabulary does not know (see
+        :func:`_place_words`)."""
+        return tuple(_place_words(self))
+
     def unknown_ends(self) -> list[tuple[str, Span]]:
         """Unknown names where a path end stands ("from Bldg7", "to the Annex"): another
         place, or another name of one? The reading cannot tell."""
@@ -987,6 +1040,10 @@ class Reading:
 
 
 _DIGITS = re.compile(r"\d")
+#: A network address: IPv4 with its prefix length ("10.0.0.0/24"), IPv6, a MAC address.
+_ADDRESS = re.compile(r"(?<![\w.:])(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|"
+                      r"[0-9a-f]{1,4}(?::[0-9a-f]{0,4}){2,7}(?:/\d{1,3})?|"
+                      r"[0-9a-f]{2}(?:[:-][0-9a-f]{2}){5})(?![\w.:])", re.I)
 _TOKEN = re.compile(r"[\w'/:.,-]*\w")
 _WORD = re.compile(r"\w")
 def read(text: str, vocab: Vocabulary | None = None, english: English | None = None) -> Reading:
@@ -999,7 +1056,9 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     said = text
     text, asides = _asides(normalise(said, e, _letter_words(vocab, e)), e)
     words = vocab.analyse(text)
-    mentions = tuple(vocab.mentions(words))
+    named = vocab.mentions(words)
+    typos = _typos(words, named, vocab, e)
+    mentions = tuple(sorted(named + [m for m, _ in typos], key=lambda m: m.span))
     asides = _described(text, mentions, asides, e)
     glosses = [span for kind, span in asides if kind in ("gloss", "example")]
     names = [m.span for m in mentions]
@@ -1039,7 +1098,38 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     if e.overlaps:
         hits = _overlaps(hits, clauses, mentions, amounts, e)
     return Reading(text, words, mentions, amounts, times, dates, hits, tuple(clauses), vocab,
-                   said, asides, e)
+                   said, asides, e, tuple((m.span, name) for m, name in typos))
+
+
+def _typos(words: Sentence, mentions: list[Mention], vocab: Vocabulary,
+           e: English) -> list[tuple[Mention, str]]:
+    """Words that are a typo of a name the vocabulary knows, each read as that name (a
+    mention) with the name it was read as: a word no name covers, of four letters or more,
+    that is no English word (:func:`~nile_align.nile.english.known_word`) and one edit from
+    exactly one name (:meth:`~nile_align.nile.vocabulary.Vocabulary.near`): "dowms", "gusets",
+    "torent". The chatbot's own name ("Lumi", "Limi") is an address, no typo."""
+    out = []
+    for a, b in words.spans:
+        said = words.text[a:b]
+        low = said.casefold()
+        if len(low) < 4 or not low.isalpha() or low in e.function_words or \
+                low in e.generic_nouns or any(x <= a < y for x, y in (m.span for m in mentions)):
+            continue
+        found = vocab.near(low)
+        if found is None or _addressee(low, vocab) or known_word(low):
+            continue
+        name, keys = found
+        out.append((Mention(keys, frozenset(vocab.category[k] for k in keys), (a, b), said),
+                    name))
+    return out
+
+
+def _addressee(word: str, vocab: Vocabulary) -> bool:
+    """Whether ``word`` names the chatbot the request is addressed to, or is a typo of its
+    name ("Limi" for Lumi)."""
+    from rapidfuzz.distance import OSA
+
+    return any(OSA.distance(word, name, score_cutoff=1) <= 1 for name in vocab.addressees)
 
 
 def _overlaps(hits: dict[str, tuple[Hit, ...]], clauses: list[Span],
@@ -1375,12 +1465,13 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
         if not names:  # a verb read with nothing named to act on: no word left unread
             yield Unread("a permission or block with no item the vocabulary knows", acl.span,
                          acl.text)
-    elif items or targets:
+    else:
         # Unknown names listed with the items or the targets ("Net2Phone and Skype", "the
-        # dorms and Rockefeller Hall"), or standing where a path end does ("from Bldg7").
+        # dorms and Rockefeller Hall"), or standing where a place does ("from Bldg7", "in
+        # emnets", "bob's traffic").
         spans = [i.span for i in items] + [t.span for t in targets]
         seen = set()
-        for word, span in r.listed_unknown(spans) + r.unknown_ends():
+        for word, span in (r.listed_unknown(spans) if spans else []) + r.unknown_places():
             if span not in seen:
                 seen.add(span)
                 yield Unread("a name the vocabulary does not know", span, word, ("name",))
@@ -1413,18 +1504,68 @@ def _in_word_of_letters(text: str, m: re.Match) -> bool:
 
 
 def _unknown_names(r: Reading) -> list[tuple[str, Span]]:
-    """Capitalised words the vocabulary does not know: the names of items it has no entry
-    for ("Spotify", "Zoom"); not cue words, times or dates."""
+    """Words that may be names the vocabulary does not know: a network address ("10.0.0.10",
+    "192.168.0.0/24"); a capitalised word ("Spotify", "Zoom"); a word where a name stands,
+    whatever its case: after a word of place, source or destination ("from hostel", "at
+    building a", "for bob"), before "'s" ("bob's traffic") or before a noun of traffic
+    ("hostel traffic"). Not cue words, times or dates, closed-class words, nouns that name
+    nothing ("traffic", "data") nor the chatbot's own name."""
+    e = r.english
     taken = [m.span for m in r.mentions] + [s for _, s in r.dates] + [s for _, s in r.times]
-    taken += [h.span for hs in r.hits.values() for h in hs]
-    out = []
+    taken += [h.span for hs in r.hits.values() for h in hs] + [x.span for x in r.amounts]
+    out = [(m.group(0), m.span()) for m in _ADDRESS.finditer(r.text)
+           if not any(x <= m.start() < y for x, y in taken)]
+    addresses = [span for _, span in out]
     for a, b in r.words.spans:
         word = r.text[a:b]
-        if word[:1].isupper() and word.casefold() not in r.english.not_names and \
-                word.casefold().rstrip(".") not in r.english.weekdays and \
-                not any(x <= a < y for x, y in taken):
+        low = word.casefold()
+        if low in e.not_names or low in e.function_words or low in e.generic_nouns or \
+                low.rstrip(".") in e.weekdays or _addressee(low, r.vocab) or \
+                any(x <= a < y for x, y in taken + addresses) or low.isdigit() or \
+                _swapped(low, e):
+            continue
+        if word[:1].isupper() or e["name_after"].match(r.text, b) or (
+                not known_word(word) and _name_slot(r, a, b, True)):
             out.append((word, (a, b)))
-    return out
+    return sorted(out, key=lambda n: n[1])
+
+
+def _place_words(r: Reading) -> list[tuple[str, Span]]:
+    """English words where a place stands ("from hostel", "in classrooms", "of the main
+    channel") that the vocabulary does not know and that are no names by themselves: a
+    place the rules cannot read, or the context of the request? Weaker than an unknown
+    name (:meth:`Reading.unknown_places`)."""
+    e = r.english
+    named = {span for _, span in r.unknown_places()}
+    return [(r.text[a:b], (a, b)) for a, b in r.words.spans
+            if (a, b) not in named and not r.read_as_other((a, b))
+            and not any(m.span[0] <= a < m.span[1] for m in r.mentions)
+            and (low := r.text[a:b].casefold()) not in e.generic_nouns
+            and low not in e.not_names and not low.isdigit()
+            and low.rstrip(".") not in e.weekdays and not _addressee(low, r.vocab)
+            and _name_slot(r, a, b, False)]
+
+
+def _swapped(word: str, e: English) -> bool:
+    """Whether ``word`` is a closed-class word with two letters swapped ("teh"): a typo of
+    it, no name."""
+    return len(word) >= 3 and any(
+        word[:k] + word[k + 1] + word[k] + word[k + 2:] in e.function_words
+        for k in range(len(word) - 1))
+
+
+def _name_slot(r: Reading, a: int, b: int, name_like: bool) -> bool:
+    """Whether the word at ``a:b`` stands where the name of a place does (see
+    :func:`_unknown_names`); right after "to", "for" or "of" only a word that looks like a
+    name (``name_like``: capitalised, or no English word) does ("for neu", not "to
+    ensure")."""
+    e, text = r.english, r.text
+    if e["no_place"].search(text, 0, b):
+        return False
+    slot = e["name_before"].search(text, 0, a) or e["name_before_loose"].search(text, 0, a) \
+        or (e["name_before_bare"].search(text, 0, a) if name_like else None)
+    # Not across an aside the reading blanked ("defined in Section 1 apply").
+    return slot is not None and not any(slot.start() < y <= a for _, (x, y) in r.asides)
 
 
 def _ymd(date: Date) -> str:

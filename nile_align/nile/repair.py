@@ -30,7 +30,8 @@ from .intent import (
     Schedule,
     Time,
 )
-from .reading import PERIODS, WAYS, Amount, Reading, read
+from .lexicon import Lexicon, reading_of
+from .reading import PERIODS, WAYS, Amount, Reading
 from .vocabulary import KINDS
 
 __all__ = ["suggest"]
@@ -42,12 +43,14 @@ _SIZE_UNITS = {e: unit for unit, e in SIZE_EXPONENT.items()}
 Repair = Callable[[Intent, Finding, Reading], Intent | None]
 
 
-def suggest(intent: Intent, sentence: str | Reading) -> Intent | None:
-    """The intent ``sentence`` implies where it contradicts ``intent``, or None when nothing
-    is contradicted or no single repair fits (the result validates and contradicts nothing)."""
+def suggest(intent: Intent, sentence: str | Reading, *,
+            lexicon: Lexicon | None = None) -> Intent | None:
+    """The intent ``sentence`` (read with ``lexicon``, default the shipped one) implies where
+    it contradicts ``intent``, or None when nothing is contradicted or no single repair fits
+    (the result validates and contradicts nothing)."""
     from .validate import validate
 
-    r = sentence if isinstance(sentence, Reading) else read(sentence)
+    r = reading_of(sentence, lexicon)
     bad = contradictions(check_facts(intent, r))
     if not bad:
         return None

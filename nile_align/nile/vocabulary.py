@@ -14,7 +14,8 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["ITEMS", "KINDS", "Mention", "Sentence", "Vocabulary", "stem", "vocabulary"]
+__all__ = ["ITEMS", "KINDS", "Mention", "Sentence", "Vocabulary", "overlay", "stem",
+           "vocabulary"]
 
 CATEGORIES = ("targets", "services", "traffic", "protocols", "middleboxes")
 #: The categories an allow/block list names (its items).
@@ -112,6 +113,9 @@ class Vocabulary:
                 self._class[v] = self._class.get(v, frozenset()) | members
         # Each value's representative, the first of its class (a reading asks it often).
         self._first = {v: min(members | {v}) for v, members in self._class.items()}
+        #: A deployment's conventions ([conventions]): ``no_target``, the target a request
+        #: that names none is for (Lumi writes "endpoint('network')").
+        self.conventions: dict[str, str] = dict(data.get("conventions", {}))
         kinds = data.get("kinds", {})
         self.kinds = {**{v.casefold(): "group" for v in kinds.get("groups", [])},
                       **{v.casefold(): "endpoint" for v in kinds.get("endpoints", [])}}
@@ -130,10 +134,22 @@ class Vocabulary:
         for entries in self._index.values():
             entries.sort(key=lambda e: (-len(e[0]), e[1]))
 
+    #: How another process makes this vocabulary again, where it is a lexicon's (set by
+    #: :mod:`nile_align.nile.lexicon`: rebuilt there once, not once per message).
+    rebuild: tuple | None = None
+
     def __reduce__(self):
-        # Across processes: the shipped vocabulary by name (loaded once there), another by
-        # its data (pickle sends it once per message however many statements hold it).
-        return (vocabulary, ()) if self is vocabulary() else (Vocabulary, (self._data,))
+        # Across processes: the shipped vocabulary by name (loaded once there), a lexicon's
+        # by its lexicon, another by its data (pickle sends it once per message however
+        # many statements hold it).
+        if self is vocabulary():
+            return (vocabulary, ())
+        return self.rebuild or (Vocabulary, (self._data,))
+
+    @property
+    def data(self) -> dict:
+        """The TOML data it was made from."""
+        return self._data
 
     def _stem(self, word: str) -> str:
         folded = word.casefold()
@@ -148,6 +164,46 @@ class Vocabulary:
         matches = list(_WORD.finditer(text))
         return Sentence(text, tuple(self._stem(m.group(0)) for m in matches),
                         tuple(m.span() for m in matches))
+
+    @functools.cached_property
+    def addressees(self) -> frozenset[str]:
+        """The names of the chatbot a deployment's users address ([conventions] bot): an
+        address to it, no fact ("Lumi, block ...")."""
+        return frozenset(w.casefold() for w in self.conventions.get("bot", []))
+
+    @functools.cached_property
+    def _one_word_names(self) -> dict[str, tuple[str, ...]]:
+        """Each one-word name of a value as written (case-folded, 4 letters or more) and the
+        values it names: what a typo is compared with."""
+        out: dict[str, set[str]] = {}
+        for category in CATEGORIES:
+            for value, aliases in self._data.get(category, {}).items():
+                for name in [value, *aliases]:
+                    said = name.casefold()
+                    if said.isalpha() and len(said) >= 4:
+                        out.setdefault(said, set()).add(value.casefold())
+        return {w: tuple(sorted(keys)) for w, keys in out.items()}
+
+    def near(self, word: str) -> tuple[str, tuple[str, ...]] | None:
+        """The one-word name ``word`` is a typo of, and the values it names: one edit away
+        (a letter added, dropped, changed, or two swapped: optimal string alignment), two for
+        a word of eight letters or more; None where no name is that near, or two are."""
+        return self._near(word.casefold())
+
+    @functools.lru_cache(maxsize=65536)  # noqa: B019 (one per vocabulary, kept for its life)
+    def _near(self, word: str) -> tuple[str, tuple[str, ...]] | None:
+        from rapidfuzz import process
+        from rapidfuzz.distance import OSA
+
+        if len(word) < 4 or word in self._one_word_names:
+            return None
+        found = process.extract(word, list(self._one_word_names), scorer=OSA.distance,
+                                score_cutoff=1 if len(word) < 8 else 2, limit=2)
+        if not found or (len(found) > 1 and found[1][1] == found[0][1]
+                         and self._one_word_names[found[0][0]] !=
+                         self._one_word_names[found[1][0]]):
+            return None
+        return found[0][0], self._one_word_names[found[0][0]]
 
     @functools.cached_property
     def single_words(self) -> frozenset[str]:
@@ -169,9 +225,25 @@ class Vocabulary:
         return frozenset(out)
 
     def same(self, a: str, b: str) -> bool:
-        """Whether two values name the same thing (equal, or one equivalence class)."""
+        """Whether two values name the same thing (equal, one equivalence class, or one is
+        a spelling of the other: an intent's 'monitor' is the 'traffic monitor')."""
         a, b = a.casefold(), b.casefold()
-        return a == b or b in self._class.get(a, ())
+        return a == b or b in self._class.get(a, ()) or b in self._spelled_as(a) or \
+            a in self._spelled_as(b)
+
+    def _spelled_as(self, value: str) -> frozenset[str]:
+        """The values whose spellings include ``value``'s words (none for a value of its own)."""
+        if value in self.spellings:
+            return frozenset()
+        return self._values_spelled.get(self.words(value), frozenset())
+
+    @functools.cached_property
+    def _values_spelled(self) -> dict[tuple[str, ...], frozenset[str]]:
+        out: dict[tuple[str, ...], set[str]] = {}
+        for key, forms in self.spellings.items():
+            for form in forms:
+                out.setdefault(form, set()).add(key)
+        return {form: frozenset(keys) for form, keys in out.items()}
 
     def representative(self, value: str) -> str:
         """One name for a value and its equivalents (the first of its class)."""
@@ -224,6 +296,12 @@ class Vocabulary:
                                    sentence.text[span[0]:span[1]]))
         return sorted(out, key=lambda m: m.span)
 
+    def knows(self, value: str) -> bool:
+        """Whether ``value`` is a name of the vocabulary: a value, or a spelling of one."""
+        key = value.casefold()
+        return key in self.spellings or key in self._class or \
+            self.words(value) in self._values_spelled
+
     def names(self, mention: Mention, value: str) -> bool:
         """Whether ``mention`` names ``value`` or an equivalent of it."""
         return any(self.same(k, value) for k in mention.keys)
@@ -247,6 +325,44 @@ class Vocabulary:
 
 def load(text: str) -> Vocabulary:
     return Vocabulary(tomllib.loads(text))
+
+
+#: The tables a vocabulary (or an overlay of one) may have, and how an overlay adds to each:
+#: a table of names (value -> spellings: spellings added to the value's), a table of lists
+#: (items added), or a table of settings (replaced).
+TABLES = {**{c: "names" for c in CATEGORIES}, "related": "names", "kinds": "lists",
+          "implicit": "lists", "generic": "lists", "equivalent": "lists", "words": "words",
+          "conventions": "settings"}
+
+
+def overlay(base: dict, extra: dict, source: str = "<overlay>") -> dict:
+    """The vocabulary data ``base`` with ``extra`` laid over it (a deployment's names and
+    conventions, the same TOML layout): new values and spellings are added, lists
+    extended, settings replaced; nothing of ``base`` is removed. A table or a value of the
+    wrong shape is a :class:`~nile_align.errors.UsageError` naming ``source``."""
+    from ..errors import UsageError
+
+    out = {name: (dict(table) if isinstance(table, dict) else table)
+           for name, table in base.items()}
+    for name, table in extra.items():
+        how = TABLES.get(name)
+        if how is None or not isinstance(table, dict):
+            raise UsageError(f"{source}: unknown table [{name}]; a vocabulary has "
+                             f"{', '.join(f'[{t}]' for t in TABLES)}")
+        mine = out.setdefault(name, {})
+        for key, value in table.items():
+            where = f"{source}: [{name}] {key}"
+            if how == "settings" or isinstance(value, dict):
+                if how not in ("settings", "words"):
+                    raise UsageError(f"{where} must be a list")
+                mine[key] = {**mine.get(key, {}), **value} if isinstance(value, dict) else value
+                continue
+            if not isinstance(value, list) or how == "names" and not all(
+                    isinstance(v, str) for v in value):
+                raise UsageError(f"{where} must be a list of strings")
+            same = next((k for k in mine if k.casefold() == key.casefold()), key)
+            mine[same] = [*mine.get(same, []), *value]
+    return out
 
 
 @functools.cache

@@ -63,6 +63,10 @@ CREATE TABLE IF NOT EXISTS decisions (
     answer TEXT NOT NULL, reviewer TEXT NOT NULL, decided_at TEXT NOT NULL, note TEXT,
     evidence TEXT NOT NULL, replaced INTEGER, undone_at TEXT);
 CREATE INDEX IF NOT EXISTS decisions_flag ON decisions (flag_id);
+CREATE TABLE IF NOT EXISTS vocabulary (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, table_name TEXT NOT NULL, value TEXT NOT NULL,
+    spelling TEXT NOT NULL, confirmed INTEGER NOT NULL, reviewer TEXT NOT NULL,
+    flag_id TEXT NOT NULL, decided_at TEXT NOT NULL);
 """
 #: Filterable columns of a flag, kept beside its JSON so that a queue of thousands filters
 #: in SQL (added to stores made before them).
@@ -376,6 +380,29 @@ class ReviewStore:
                  replaced))
             decision_id = int(cur.lastrowid or 0)
         return {**self._decision(decision_id), "replaced_decision": before if replaced else None}
+
+    # --- the vocabulary reviewers teach ----------------------------------------------------
+
+    def teach(self, proposal: Any, *, confirmed: bool, reviewer: str, flag_id: str) -> None:
+        """Record a reviewer's answer to a proposed vocabulary entry
+        (:class:`nile_align.review.vocabulary.Proposal`): only confirmed ones are taught."""
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO vocabulary (table_name, value, spelling, confirmed, reviewer, "
+                "flag_id, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (proposal.table, proposal.value, proposal.spelling, int(confirmed),
+                 reviewer.strip(), flag_id, _now()))
+
+    def taught(self) -> list[dict]:
+        """The vocabulary entries reviewers confirmed, each (table, value, spelling) once
+        with its latest answer standing (``table``, ``value``, ``spelling``, ``reviewer``)."""
+        latest: dict[tuple, dict] = {}
+        for row in self.db.execute("SELECT * FROM vocabulary ORDER BY id"):
+            key = (row["table_name"], row["value"].casefold(), row["spelling"])
+            latest[key] = {"table": row["table_name"], "value": row["value"],
+                           "spelling": row["spelling"], "reviewer": row["reviewer"],
+                           "confirmed": bool(row["confirmed"])}
+        return [e for e in latest.values() if e["confirmed"]]
 
     def undo(self, *, reviewer: str | None = None) -> dict | None:
         """Withdraw the latest standing decision (of ``reviewer`` when given); returns it."""

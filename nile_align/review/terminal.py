@@ -81,22 +81,28 @@ def _show(console: Any, f: dict, counts: dict) -> None:
             console.print(Text(f"  {reason}", style=style), Text(f"in “{s['b']}”", style="dim"))
 
 
-def review_tty(store: ReviewStore, *, reviewer: str, console: Any = None) -> int:
+def review_tty(store: ReviewStore, *, reviewer: str, console: Any = None,
+               lexicon: Any = None) -> int:
     """Work through the open flags of ``store`` interactively; returns the decisions made.
-    The end of the input (a pipe run dry, Ctrl-D) stops it as q does: every decision made
-    is already stored."""
+    An accepted pair whose doubt was a name the reading did not know proposes a vocabulary
+    entry (read with ``lexicon``, the check's), which the reviewer confirms or not. The end
+    of the input (a pipe run dry, Ctrl-D) stops it as q does: every decision made is
+    already stored."""
     from rich.console import Console
+
+    from ..nile.lexicon import shipped
 
     console = console or Console(highlight=False)
     made = [0]
     try:
-        _review_tty(store, reviewer, console, made)
+        _review_tty(store, reviewer, console, made, lexicon or shipped())
     except EOFError:
         console.print("\nend of input: stopped")
     return made[0]
 
 
-def _review_tty(store: ReviewStore, reviewer: str, console: Any, made: list[int]) -> None:
+def _review_tty(store: ReviewStore, reviewer: str, console: Any, made: list[int],
+                lexicon: Any) -> None:
     from rich.markup import escape
     from rich.prompt import Prompt
 
@@ -156,4 +162,19 @@ def _review_tty(store: ReviewStore, reviewer: str, console: Any, made: list[int]
             continue
         made[0] += 1
         console.print(f"[green]{d['status']}[/] by {d['reviewer']}")
+        if key == "a":
+            _teach(store, f, reviewer, console, lexicon)
         current = store.next_open(after=current)
+
+
+def _teach(store: ReviewStore, f: dict, reviewer: str, console: Any, lexicon: Any) -> None:
+    """Ask, for each vocabulary entry the accepted flag proposes, whether it is right."""
+    from rich.markup import escape
+    from rich.prompt import Confirm
+
+    from .vocabulary import proposals
+
+    for p in proposals(f, lexicon):
+        yes = Confirm.ask(escape(f"teach the vocabulary: {p.describe()}?"), default=False,
+                          console=console)
+        store.teach(p, confirmed=yes, reviewer=reviewer, flag_id=f["flag_id"])
