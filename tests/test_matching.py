@@ -38,14 +38,12 @@ def sentences() -> list[str]:
 
 def as_written(e) -> dict[str, re.Pattern]:
     every = {f"cue:{k}": p for k, p in e.cue.items()}
-    every |= {f"cue_lower:{k}": p for k, p in e.cue_lower.items()}
     every |= {k: p for k, p in e.patterns.items()}
     return {k: re.compile(p.pattern, p.flags) for k, p in every.items()}
 
 
 def fast(e) -> dict:
     every = {f"cue:{k}": p for k, p in e.cue.items()}
-    every |= {f"cue_lower:{k}": p for k, p in e.cue_lower.items()}
     return every | dict(e.patterns)
 
 
@@ -84,6 +82,7 @@ def test_screened_folded_patterns_match_as_written_on_any_string(parts):
     plain, screened = as_written(e), fast(e)
     for name, pattern in screened.items():
         assert found(pattern, text) == found(plain[name], text), name
+        assert pattern.spans(text) == [m.span() for m in plain[name].finditer(text)], name
         for pos, end in ((1, len(text) - 1), (len(text) // 2, len(text))):
             m, n = pattern.search(text, pos, end), plain[name].search(text, pos, end)
             assert (m and (m.span(), m.group())) == (n and (n.span(), n.group())), name
@@ -104,6 +103,20 @@ def test_a_pattern_needs_the_words_of_its_literals_and_of_each_branch():
     assert needed(r"(?:ssh|\w+)") is None              # nor one branch's alone
 
 
+def test_a_screen_looks_for_rarer_words_than_the_common_ones():
+    def needed(pattern: str, common: frozenset[str]) -> set[str] | None:
+        return _needed(re._parser.parse(pattern), common)  # type: ignore[attr-defined]
+
+    pattern = r"(?:call|mail)s?\s+from\s+\w+"
+    # one word is fewer than two of the same length, yet "from" is in most sentences
+    assert needed(pattern, frozenset()) == {"from"}
+    assert needed(pattern, frozenset({"from"})) == {"call", "mail"}
+    # a word of one or two characters is as weak as a common one, a rarer mark is not
+    assert needed(r"\d+\s*%\s+of", frozenset({"of"})) == {"%"}
+    assert needed(r"(?:sends?|go)\s+\w+\s+to", frozenset({"to", "go"})) == {"to"}
+    assert needed(r"(?:sends?|go)\s+\w+\s+towards", frozenset({"go"})) == {"towards"}
+
+
 def test_matches_quote_the_string_as_written_and_sub_keeps_it():
     compiled = Patterns()
     pattern = compiled.compile(r"\b(?P<n>\d+)\s*(?P<unit>gb)\b", re.I)
@@ -117,9 +130,24 @@ def test_matches_quote_the_string_as_written_and_sub_keeps_it():
 
 def test_a_custom_english_reads_the_same_with_its_patterns_as_written(monkeypatch):
     """The reading of a sentence does not depend on how its patterns run."""
+    class Plain:
+        """A pattern as written, with the one method the engine's patterns add."""
+
+        def __init__(self, pattern: re.Pattern):
+            self.pattern = pattern
+
+        def __getattr__(self, name: str):
+            return getattr(self.pattern, name)
+
+        def spans(self, string: str) -> list[tuple[int, int]]:
+            return [m.span() for m in self.pattern.finditer(string)]
+
     class AsWritten:
-        def compile(self, pattern: str, flags: int = 0) -> re.Pattern:
-            return re.compile(pattern, flags)
+        def __init__(self, common=()):
+            pass
+
+        def compile(self, pattern: str, flags: int = 0) -> Plain:
+            return Plain(re.compile(pattern, flags))
 
     fast_english = load_english(read_text("grammar", "english.toml"))
     monkeypatch.setattr(english_module, "Patterns", AsWritten)

@@ -91,6 +91,46 @@ def test_a_word_where_a_place_stands_blocks_aligned(nile, sentence, word):
     assert any(repr(word) in r for r in verdict.reasons), verdict.reasons
 
 
+def test_a_word_that_qualifies_a_place_is_a_part_the_intent_may_not_name():
+    nile = "for endpoint('dorms'), group('students') add middlebox('firewall')"
+    verdict = said(nile, "deploy a firewall in the dorms of the female students")
+    assert verdict.verdict == "uncertain" and "'female' qualifies 'students'" in \
+        verdict.reasons[0]
+    # the intent's own name holds the word
+    assert said("for group('female students') add middlebox('firewall')",
+                "deploy a firewall for the female students").verdict == "aligned"
+
+
+def test_an_ordinary_word_where_a_place_stands_is_no_traffic():
+    # "hostel" after "from" is a place; a site's own name there may be where traffic comes
+    # from ("from F2movies")
+    assert said("for endpoint('network') block traffic('hostel')",
+                "block all traffic coming from hostel").verdict != "aligned"
+    assert said("for endpoint('labs') block service('F2movies')",
+                "block all traffic from F2movies to labs").verdict == "aligned"
+
+
+def test_who_is_speaking_is_no_place():
+    verdict = said("for endpoint('internet') set bandwidth('min', '3290', 'bps')",
+                   "hey this is sam from the noc uh so the internet endpoint needs a "
+                   "guaranteed floor of 3290 bits per second", vocabulary=lexicon())
+    assert verdict.verdict == "aligned", verdict.reasons
+    # e-mail is traffic too: what comes from a place is no message from a person
+    assert said("for endpoint('internet') allow service('email')",
+                "allow e-mail coming from the Internet").verdict == "aligned"
+
+
+def test_a_verb_or_a_participle_before_a_target_qualifies_nothing():
+    assert said("for group('students') set bandwidth('min', '190', 'mbps')",
+                "This intent is meant to give students a minimum bandwidth of 190 Mbps"
+                ).verdict == "aligned"
+    assert said("for endpoint('network') set quota('any', '10', 'gb/d')",
+                "a 10 GB per day limit on all combined traffic").verdict == "aligned"
+    # a place's word before the same noun still does
+    assert said("for endpoint('network') set quota('any', '10', 'gb/d')",
+                "a 10 GB per day limit on all hostel traffic").verdict != "aligned"
+
+
 def test_a_typo_of_a_known_name_is_read_as_it_with_a_note():
     verdict = said("for group('students') set quota('download', '10', 'gb/wk')",
                    "students can download 10gb per week in the dowms")

@@ -165,8 +165,7 @@ def _kind(r: Reading, t: StatedName) -> str | None:
     """The Nile function of a ``for`` target: said in the words, else the one NEAT uses."""
     # A word that says a target's kind: "the guests group", "group students", "endpoint dorms".
     e = r.english
-    said = e["kind_after"].match(r.text, t.span[1]) or e["kind_before"].search(r.text, 0,
-                                                                                 t.span[0])
+    said = e["kind_after"].match(r.text, t.span[1]) or e.before("kind_before", r.text, t.span[0])
     if said:
         return said.group(1).lower()
     kinds = {r.vocab.kind(k) for k in t.keys}

@@ -12,6 +12,7 @@ import functools
 import re
 import tomllib
 from dataclasses import dataclass, field
+from typing import Any
 
 from .matching import Pattern, Patterns
 
@@ -68,12 +69,10 @@ class English:
     open_end: re.Pattern                # "until " before one
     number_words: str                   # numbers written as words ("twenty-five")
     unit_word: str                      # any unit word: "megabytes", "Mbps", "gigs", "B"
-    #: Every cue (grammar/english.toml [cues] and the periods' words): its pattern, compiled
-    #: for a sentence as written (``cue``) and for one lower-cased (``cue_lower``: a third
-    #: faster, the engine folds no case).
+    #: Every cue (grammar/english.toml [cues] and the periods' words): its pattern, as
+    #: written (``cues``) and compiled (``cue``: screened and folded, nile_align.nile.matching).
     cues: dict[str, str] = field(default_factory=dict)
     cue: dict[str, Pattern] = field(default_factory=dict)
-    cue_lower: dict[str, Pattern] = field(default_factory=dict)
     #: The cue families of verbs in the order their cues are looked for, the verb each cue
     #: stands for, and each verb's opposite per family.
     families: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -93,6 +92,8 @@ class English:
     function_words: frozenset[str] = frozenset()
     #: Nouns of networking that name no particular thing ("traffic", "data", "website").
     generic_nouns: frozenset[str] = frozenset()
+    #: Words that are never a name: the three lists above (one lookup).
+    no_names: frozenset[str] = frozenset()
     #: Words that say which way traffic goes without naming an end ("incoming").
     traffic_directions: frozenset[str] = frozenset()
     #: Spoken clock times and ordinals (grammar/english.toml [spoken]).
@@ -125,6 +126,21 @@ class English:
         # Across processes: the shipped English by name (compiled once there), another from
         # its text.
         return (english, ()) if self is english() else (load_english, (self.source,))
+
+    def swapped(self, word: str) -> bool:
+        """Whether ``word`` is a closed-class word with two letters swapped ("teh"): a typo
+        of it, no name."""
+        return len(word) >= 3 and any(
+            word[:k] + word[k + 1] + word[k] + word[k + 2:] in self.function_words
+            for k in range(len(word) - 1))
+
+    def before(self, name: str, text: str, end: int) -> Any:
+        """The match of pattern ``name``, one that ends with ``$``, ending at ``end`` ("from
+        the " before a name): looked for in the words just before (their 80 characters, more
+        than any such phrase holds), not from the start of the text, which the engine would
+        try at every character."""
+        pattern = self.patterns.get(name) or self[name]  # (a name that is none fails)
+        return pattern.search(text, max(0, end - 80), end)
 
     def __getitem__(self, name: str) -> Pattern:
         """The compiled pattern ``name`` (a name that is none fails, listing those there are)."""
@@ -205,6 +221,8 @@ def load_english(text: str) -> English:
     raw = {
         "unit_word": unit_word,
         # numbers, letters and clocks as people say them (nile_align.nile.numerals)
+        # a word of comparison, then nothing but marks up to where the search ends
+        "compared": r"\b(?:" + fill(_any(numbers["compared"])) + r")\W*$",
         "number_hint": r"\b(?:" + _either([*units_words, *tens, *numbers["scales"],
                                               *numbers["ordinals"]]) + r")\b",
         "number_after": r"\s*(?:\(\s*\d|\d|(?:" + unit_word + "|" + markers + "|" + month
@@ -281,6 +299,7 @@ def load_english(text: str) -> English:
         "title": r"\b(?:" + words(asides, "titles") + r")\b",
         "closing": r"(?:^|(?<=\n)|(?<=[.!?])[ \t])[ \t]*(?:" + words(asides, "closings")
                    + r")\b[,!.]*(?:[ \t]+[^\n]{0,60})?(?:\n[^\n]{0,200}){0,6}\s*$",
+        "speaker": r"\b(?:" + words(asides, "speakers") + r")\b",
         "context": r"(?:^|(?<=[\n.!?;:,(—–-])|(?<=\s))(?:" + words(asides, "context")
                    + r")(?=[,.;:!?)\n]|$)",
         "ticket_id": r"(?-i:\b[A-Z]{2,}[A-Z0-9]*(?:[-_#/]?\d{3,}|(?:-\d+)+)(?:[-_.]\d+)*\b)",
@@ -354,7 +373,10 @@ def load_english(text: str) -> English:
                              + words(paths, "name_between") + r")\s+)+$",
         "name_before_bare": r"\b(?:" + words(paths, "name_before_loose") + r")\s+$",
         "no_place": r"\b(?:" + words(paths, "no_place") + r")$",
+        "qualified": r"\b(?:" + words(paths, "qualifier_before") + r")\s+([A-Za-z][\w-]*)\s+$",
         "name_after": r"(?:" + words(paths, "name_after") + r")\b",
+        # closed-class words and marks only ("only from the professors": up to the name)
+        "closed_words": r"(?:\W*\b(?:" + _either(names["function_words"].split()) + r")\b)*\W*",
         "between_and": r"\s+(?:" + words(paths, "between_and") + r")\s+(?:the\s+)?",
         "on": r"\b(?:" + words(paths, "on") + r")\s+(?:the\s+|a\s+|an\s+)?$",
         "of_place": r"\s+(?:" + words(paths, "of_place")
@@ -411,7 +433,8 @@ def load_english(text: str) -> English:
                      + ")",
     }
     flags = {"date_iso": 0}
-    compiled = Patterns()  # screened by their words, folded (nile_align.nile.matching)
+    # screened by their words, rarer than closed-class ones, folded (nile_align.nile.matching)
+    compiled = Patterns(common=names["function_words"].split())
     patterns = {name: compiled.compile(p, flags.get(name, re.I)) for name, p in raw.items()}
     before_word = r"\b(?:{})\s+(?:about\s+|around\s+)?$"
     verbs = data["verbs"]
@@ -444,7 +467,6 @@ def load_english(text: str) -> English:
         # A look-ahead for a word character first lets the engine skip to where a cue may
         # start (about a third faster on NEAT English; the matches are the same).
         cue={name: compiled.compile(r"(?=[a-z0-9/])" + p, re.I) for name, p in cues.items()},
-        cue_lower={name: compiled.compile(r"(?=[a-z0-9/])" + p) for name, p in cues.items()},
         families={k: tuple(v) for k, v in verbs["families"].items()},
         overlaps=tuple((o["name"], (o["cues"][0], o["cues"][1]), o["when"], o["keep"])
                        for o in data.get("overlaps", [])),
@@ -457,6 +479,8 @@ def load_english(text: str) -> English:
         function_words=frozenset(names["function_words"].split()),
         generic_nouns=frozenset(names["generic_nouns"].split()),
         traffic_directions=frozenset(paths["directions"]),
+        no_names=frozenset(names["not_names"].split()) | frozenset(
+            names["function_words"].split()) | frozenset(names["generic_nouns"].split()),
         ones=frozenset(numbers["one"]),
         letter_words=frozenset(
             [p + r for p in letters + [""] for r in units["rates"]]

@@ -18,12 +18,14 @@ count.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .english import known_word
 from .intent import Bandwidth, Function, Intent, Quota, Schedule
 from .lexicon import Lexicon, reading_of
 from .reading import Amount, Hit, Reading, Said, Window
@@ -41,7 +43,13 @@ ROLES = {"endpoint": frozenset({"targets"}), "group": frozenset({"targets"}),
 #: The functions of the things allowed, blocked or passed through.
 ITEM_KINDS = frozenset({"service", "traffic", "protocol", "middlebox"})
 #: A sentence that breaks off where a path's end would be named.
+#: Where one statement of a sentence ends, and words that may join two (see _segments).
+_BREAKS = re.compile(r"[.!?](?:\s|$)|[;\n]")
+# (each starts with a look-ahead for its first characters: the engine skips the others fast)
+_JOINS = re.compile(r"(?=[,abt])(?:,\s*)?\b(?:and|but|then|also)\s+"
+                    r"(?:(?:then|also|please|pls)\s+)?", re.I)
 _DANGLING = re.compile(r"\b(?:from|into|between)(?:\s+(?:the|a|an))?$", re.I)
+_NOT_A_WORD = re.compile(r"[\W_]+")
 #: A number as an intent or a sentence writes it ("100", "0.8").
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 #: A word of a compound token: a domain name, an address, a path ("example.org").
@@ -52,7 +60,7 @@ def _as_written(text: str, span: tuple[int, int], value: str) -> bool:
     """Whether the words at ``span`` are ``value`` as written (case and spacing aside, a
     plural allowed) and a whole word: inside a domain name or an address only the site's
     own name counts ("f2movies.com" names 'F2movies', "example.org" no 'org')."""
-    said, want = " ".join(text[span[0]:span[1]].casefold().split()), value.casefold()
+    said, want = _folded(text[span[0]:span[1]]), _folded(value)
     if not (said == want or said in (want + "s", want + "es") or want in (said + "s",
                                                                            said + "es")):
         return False
@@ -63,7 +71,12 @@ def _as_written(text: str, span: tuple[int, int], value: str) -> bool:
     whole = token.group(0).casefold()
     labels = re.split(r"[.@/:]", whole.removeprefix("www."))
     site = labels[-2] if "." in whole and len(labels) >= 2 else labels[0]
-    return said in (site, whole, whole.removeprefix("www."))
+    return said in (_folded(site), _folded(whole), _folded(whole.removeprefix("www.")))
+
+
+def _folded(text: str) -> str:
+    """Words as compared, whatever joins them: case folded, punctuation a space."""
+    return " ".join(_NOT_A_WORD.split(text.casefold())).strip()
 
 
 @dataclass(frozen=True)
@@ -103,22 +116,19 @@ class _Context:
     used: set[tuple[int, int]] = field(default_factory=set)        # amount spans
     exact: set[tuple[int, int]] = field(default_factory=set)       # stated by some item
     named: set[tuple[int, int]] = field(default_factory=set)       # where the intent's values are
+    #: The intent's functions that name a value (:func:`_functions`) and its ends (targets
+    #: and path ends), found once per check.
+    functions: list[Function] = field(default_factory=list)
+    ends: list[Function] = field(default_factory=list)
+    # the reading's, as attributes: the checks ask for them thousands of times a second
+    text: str = field(init=False)
+    vocab: Vocabulary = field(init=False)
+    mentions: tuple[Mention, ...] = field(init=False)
+    amounts: tuple[Amount, ...] = field(init=False)
 
-    @property
-    def text(self) -> str:
-        return self.r.text
-
-    @property
-    def vocab(self) -> Vocabulary:
-        return self.r.vocab
-
-    @property
-    def mentions(self) -> tuple[Mention, ...]:
-        return self.r.mentions
-
-    @property
-    def amounts(self) -> tuple[Amount, ...]:
-        return self.r.amounts
+    def __post_init__(self) -> None:
+        self.text, self.vocab = self.r.text, self.r.vocab
+        self.mentions, self.amounts = self.r.mentions, self.r.amounts
 
     def name(self, value: str, kind: str | None = None) -> tuple[int, int] | None:
         """Where the sentence names ``value`` in the role of a Nile function ``kind`` (a
@@ -137,7 +147,7 @@ class _Context:
         # The value's own words, unless they are part of a longer name ("POP" in "secure
         # POP") or stand in another role.
         same += [span for span in (words.span(i, len(own)) for i in words.find(own))
-                 if self._in_role(span, value, kind, mine)][:1]
+                 if span not in same and self._in_role(span, value, kind, mine)][:1]
         if not same:
             others = [m.span for m in self.mentions if m not in mine]
             hit = spelled(value, words, self.vocab, others) or self._elided(value)
@@ -171,7 +181,16 @@ class _Context:
         if self.vocab.knows(value):
             return True
         return _as_written(self.text, span, value) and not (
-            kind in ITEM_KINDS and self.r.english["on"].search(self.text, 0, span[0]))
+            kind in ITEM_KINDS and self._placed(span, value))
+
+    def _placed(self, span: tuple[int, int], value: str) -> bool:
+        """Whether an item's words stand where a place does: after "in", "at" or "on"
+        ("at LAN"), or, for an ordinary English word, after any word of place ("from
+        hostel"; a site's own name, "from F2movies", may be what traffic comes from)."""
+        e, text = self.r.english, self.text
+        return bool(e.before("on", text, span[0])) or (
+            bool(e.before("name_before", text, span[0]))
+            and all(known_word(w) for w in value.split()))
 
     def _names_more(self, span: tuple[int, int], inside: list[Mention]) -> bool:
         """Whether the words at ``span`` besides the names ``inside`` it name something:
@@ -204,7 +223,7 @@ def check_facts(intent: Intent, sentence: str | Reading, *,
     """Every fact of ``intent`` with what ``sentence`` (or its reading) says about it; a
     sentence is read with ``lexicon`` (default the shipped English and vocabulary)."""
     r = reading_of(sentence, lexicon)
-    ctx = _Context(r)
+    ctx = _Context(r, functions=_functions(intent), ends=_ends(intent))
     wanted = [(("rate" if isinstance(i, Bandwidth) else "size"), nile_value(i))
               for _, i in intent.items() if isinstance(i, (Bandwidth, Quota)) and i.amount]
     ctx.exact = {a.span for a in ctx.amounts
@@ -221,7 +240,8 @@ def check_facts(intent: Intent, sentence: str | Reading, *,
         named_items = [i for i in op.items if isinstance(i, Function) and not _any(i)]
         for item in op.items:
             if isinstance(item, Function) and _any(item) and named_items and (
-                    f := items.get(id(named_items[0]))) and f.span is not None:
+                    f := items.get(id(named_items[0]))) and f.span is not None and \
+                    not _all_traffic_said(ctx):
                 items[id(item)] = Finding(
                     "item", f"{item.kind} {item.value}", "contradicted", f.span,
                     f"the sentence names only {ctx.text[f.span[0]:f.span[1]]!r}, not all "
@@ -411,10 +431,10 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
     :mod:`nile_align.nile.reading`) adds nothing; neither does an implicit target, nor an
     item named next to a related one the intent has ("POP3 email")."""
     r, vocab = ctx.r, ctx.vocab
-    mine = _values(intent)
+    mine = [f.value for f in ctx.functions]
     # The intent's values with their roles: a name states one only in its role ("guests"
     # is a place, and an intent's traffic('guests') leaves the place unsaid).
-    roles = [(f.value, ROLES.get(f.kind)) for f in _functions(intent)]
+    roles = [(f.value, ROLES.get(f.kind)) for f in ctx.functions]
     # A path end of 'any' may be named ("to the internet"): a name in its place adds nothing.
     open_ends = [] if intent.path is None else \
         [role for role, f in (("from", intent.path.source), ("to", intent.path.destination))
@@ -457,7 +477,30 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
         out.append(Finding("target" if what == "target" else "item", f"no {m.key}",
                            "contradicted", m.span, f"adds {what} {m.text!r}"))
     return out + _added_unknown(ctx, claimed, intent) + _added_limits(ctx, intent) + \
-        _added_exceptions(ctx, claimed)
+        _added_exceptions(ctx, claimed) + _narrowed(ctx)
+
+
+def _narrowed(ctx: _Context) -> list[Finding]:
+    """A word that qualifies a place's name ("the female students", "for international
+    students"): a part of the target, which the name the intent has does not say (doubt).
+    Where the intent's own name holds the word ("female students"), it is the intent's."""
+    r, out = ctx.r, []
+    for m in ctx.mentions:
+        if m.categories != {"targets"} or any(ctx.vocab.is_implicit(k) for k in m.keys) or \
+                any(a <= m.span[0] < b and a < m.span[0] for a, b in ctx.named):
+            continue
+        q = r.english["qualified"].search(ctx.text, max(0, m.span[0] - 40), m.span[0])
+        if q is None:
+            continue
+        a, b = q.span(1)
+        low = q.group(1).casefold()
+        if low in r.english.no_names or r.read_as_other((a, b)) or any(
+                x.span[0] <= a < x.span[1] for x in ctx.mentions) or r.english.swapped(low):
+            continue
+        out.append(Finding("target", f"no {q.group(1)} {m.text}", "missing", (a, m.span[1]),
+                           f"{q.group(1)!r} qualifies {m.text!r}: a part of the target, which "
+                           "the intent does not name?", True))
+    return out
 
 
 def _idle(r: Reading, span: tuple[int, int]) -> bool:
@@ -497,10 +540,10 @@ def _added_unknown(ctx: _Context, claimed: list[Mention], intent: Intent) -> lis
     stands may be the place it replaced ("block youtube from building A", "the main
     channel"): doubt too."""
     places = ctx.r.unknown_places()
-    ends = [f for f in _ends(intent) if f.kind in ("endpoint", "group") and not _any(f)]
+    ends = [f for f in ctx.ends if f.kind in ("endpoint", "group") and not _any(f)]
     if ends and all(ctx.vocab.is_implicit(f.value) or _default(f, ctx.vocab) for f in ends):
         places += list(ctx.r.place_words)
-    own = {w for value in _values(intent) for w in ctx.vocab.words(value)}
+    own = {w for f in ctx.functions for w in ctx.vocab.words(f.value)}
     out = []
     for word, span in dict.fromkeys(ctx.r.listed_unknown([c.span for c in claimed]) + places):
         if any(a < span[1] and span[0] < b for a, b in ctx.named) or \
@@ -514,11 +557,6 @@ def _added_unknown(ctx: _Context, claimed: list[Mention], intent: Intent) -> lis
                            "missing", span, f"{word!r} {where}, and the vocabulary does not "
                            "know it: another one, or another name of one?", True))
     return out
-
-
-def _values(intent: Intent) -> list[str]:
-    """Every value the intent names: its items, its targets, its path's ends."""
-    return [f.value for f in _functions(intent)]
 
 
 def _functions(intent: Intent) -> list[Function]:
@@ -590,9 +628,8 @@ def _beside_a_name(r: Reading, hit: Hit) -> bool:
     """Whether the word at ``hit`` stands right before a name (closed-class words aside:
     "only from professors", "only https") or right after one ("SSH only")."""
     names = [m.span for m in r.mentions] + [s for _, s in r.unknown_names()]
-    after = re.match(r"(?:\W*\b(?:" + "|".join(map(re.escape, r.english.function_words))
-                     + r")\b)*\W*", r.text[hit.end:])
-    start = hit.end + (after.end() if after else 0)
+    after = r.english["closed_words"].match(r.text, hit.end)
+    start = after.end() if after else hit.end
     # "only accept HTTPS": the verb of the permission between.
     verb = next((h for name in ("allow", "unblock") for h in r.cues(name) if h.start == start),
                 None)
@@ -609,12 +646,14 @@ def _unstated(intent: Intent, ctx: _Context) -> list[Finding]:
     direction of traffic ("incoming", "outbound") where the intent has no path and no
     quota to give it."""
     r, out = ctx.r, []
+    individual = any(f.value.casefold() in ctx.vocab.individual for f in ctx.ends)
     for cue, what in (("relative", "a change relative to the limit in place"),
                       ("share", "a share of a group"),
                       ("per_member", "a limit for each device or person of a target")):
         for hit in r.cues(cue):
-            if r.described(hit.span) or (cue == "share" and not _beside_a_name(r, hit)):
-                continue
+            if r.described(hit.span) or (cue == "share" and not _beside_a_name(r, hit)) or (
+                    cue == "per_member" and individual):
+                continue  # "the host ... 4 Mb/s per user": one each, as the host is
             out.append(Finding("request", f"no {cue.replace('_', ' ')}", "contradicted",
                                hit.span, f"Nile cannot state {what}: {hit.text.strip()!r}",
                                True))
@@ -644,6 +683,28 @@ def _floor_of(r: Reading, amount: Amount) -> Hit | None:
     return None
 
 
+def _all_traffic_said(ctx: _Context) -> bool:
+    """Whether the sentence says all traffic, plainly ("all traffic", "everything"), not as
+    all of a named item ("all torrent traffic")."""
+    for m in ctx.r.english["any_traffic"].finditer(ctx.text):
+        if not any(m.start() <= x.span[0] < m.end() for x in ctx.mentions
+                   if x.categories & ITEMS):
+            return True
+    return False
+
+
+def _segments(r: Reading) -> list[int]:
+    """Where the sentence's independent statements begin: after a sentence's end, a ";" or
+    a line break, and at "and"/"but" right before a verb of a policy ("block the guests
+    and cap the staff"), not between the members of a list ("the guests, the staff and the
+    labs")."""
+    verbs = {h.start for family in r.english.families.values() for name in family
+             for h in r.cues(name)} | {h.start for h in r.cues("max")}
+    starts = [m.end() for m in _BREAKS.finditer(r.text)]
+    starts += [m.end() for m in _JOINS.finditer(r.text) if m.end() in verbs]
+    return sorted(starts)
+
+
 def _merged(intent: Intent, ctx: _Context) -> list[Finding]:
     """Clauses that keep their own targets ("block the guests and cap the staff at 20
     Mbps"): two operations of the intent said in different clauses, each naming places the
@@ -652,6 +713,7 @@ def _merged(intent: Intent, ctx: _Context) -> list[Finding]:
     if len(intent.operations) < 2:
         return []
     r = ctx.r
+    starts = _segments(r)
     said = []
     for op in intent.operations:
         spans = [m.span for i in op.items if isinstance(i, Function)
@@ -662,9 +724,10 @@ def _merged(intent: Intent, ctx: _Context) -> list[Finding]:
         if not spans:  # all traffic, said by the verb alone ("block the guests")
             spans = [h.span for names in r.english.families.values() for name in names
                      for h in r.cues(name) if r.english.meaning[name] == op.verb]
-        clauses = {r.clause(s) for s in spans}
+        clauses = {bisect.bisect_right(starts, s[0]) for s in spans}
         places = {m.key for m in ctx.mentions if m.categories == {"targets"}
-                  and r.clause(m.span) in clauses and not r.described(m.span)}
+                  and bisect.bisect_right(starts, m.span[0]) in clauses
+                  and not r.described(m.span)}
         said.append((op, clauses, places))
     for k, (op1, c1, p1) in enumerate(said):
         for op2, c2, p2 in said[k + 1:]:
@@ -678,7 +741,8 @@ def _merged(intent: Intent, ctx: _Context) -> list[Finding]:
 
 def _dangling(ctx: _Context) -> list[Finding]:
     """A path's end word with nothing after it ("block traffic from the"): a place unsaid."""
-    m = _DANGLING.search(ctx.text.rstrip(" .!?"))
+    said = ctx.text.rstrip(" .!?")
+    m = _DANGLING.search(said, max(0, len(said) - 30))  # the last words only
     if m is None:
         return []
     return [Finding("target", "a place", "missing", m.span(), f"the sentence breaks off after "
@@ -688,9 +752,7 @@ def _dangling(ctx: _Context) -> list[Finding]:
 def _compared(r: Reading, at: int) -> bool:
     """Whether the number at ``at`` is said as a bound: right after a word of comparison
     ("lower than 0.8", "under 10ms")."""
-    hits = [h for h in r.inside("compared", max(0, at - 30), at)
-            if re.fullmatch(r"\W*", r.text[h.end:at])]
-    return bool(hits)
+    return r.english["compared"].search(r.text, max(0, at - 30), at) is not None
 
 
 def _added_exceptions(ctx: _Context, claimed: list[Mention]) -> list[Finding]:
@@ -707,19 +769,16 @@ def _added_exceptions(ctx: _Context, claimed: list[Mention]) -> list[Finding]:
 
 def _describes(m: Mention, ctx: _Context) -> bool:
     """Whether a target name only describes another name: a generic word ("hosts",
-    "servers") beside another name ("CounterStrike servers", "hosts attached to the guest
-    network") that no "from"/"to" makes a path end and no word of place makes a place of
-    its own ("limit the servers", "in servers" name the servers), or a name that stands
-    right beside a name of the intent, as one compound name ("guest wifi", "dorm
-    network")."""
+    "servers") that no "from"/"to" makes a path end and no word of place makes a place of
+    its own ("CounterStrike servers", "hosts attached to the guest network", "the segment
+    that hosts the db"; "in servers" names the servers), or a name that stands right beside
+    a name of the intent, as one compound name ("guest wifi", "dorm network")."""
     if all(ctx.vocab.is_generic(k) for k in m.keys):
         listed = any(c.categories == {"targets"} and ctx.r.listed(c.span[1], m.span[0])
                      for c in ctx.mentions)
-        beside = any(c.span != m.span and (_adjacent(m, c, ctx.text) or (
-            c.span[0] > m.span[1] and ctx.r.english["of_place"].fullmatch(
-                ctx.text, m.span[1], c.span[0]))) for c in ctx.mentions)
-        return beside and not (listed or ctx.r.marked(m.span, "from")
-                               or ctx.r.marked(m.span, "to"))
+        placed = ctx.r.english.before("name_before", ctx.text, m.span[0])
+        return not (listed or placed or ctx.r.marked(m.span, "from")
+                    or ctx.r.marked(m.span, "to"))
     return any(c.span != m.span and c.span in ctx.claimed and _adjacent(m, c, ctx.text)
                and c.categories == {"targets"} for c in ctx.mentions)
 
@@ -978,7 +1037,7 @@ def _doubt(ctx: _Context, intent: Intent, kind: str) -> tuple:
     """The words the sentence left unread that could state a fact of ``kind``, less those
     that are the intent's own values the vocabulary does not know ("53sT traffic",
     "protocol 19.16.1.1"): the guided reading knows what they are."""
-    values = [v.casefold() for v in _values(intent)]
+    values = [f.value.casefold() for f in ctx.functions]
     return tuple(u for u in ctx.r.statement.unread_as(kind)
                  if not any(u.text.casefold() in v for v in values))
 

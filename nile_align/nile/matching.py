@@ -20,7 +20,7 @@ character some other way than the engine does ("ſ" is "s" to it, "ı" is "i", f
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from operator import itemgetter
 from re import _casefix, _compiler, _parser  # type: ignore[attr-defined]
 from re import _constants as sre
@@ -41,7 +41,10 @@ class Patterns:
     """Compiles patterns that share one screen: the words of them all, and the words each
     string holds (the last strings' kept)."""
 
-    def __init__(self) -> None:
+    def __init__(self, common: Iterable[str] = ()) -> None:
+        """``common``: words most strings hold ("the", "from"), which a screen looks for
+        only where a pattern offers no rarer ones."""
+        self._common = frozenset(w.lower() for w in common)
         self._ids: dict[str, int] = {}
         self._automaton: Any = None
         self._seen: dict[str, tuple[str | None, frozenset[int]]] = {}
@@ -54,7 +57,7 @@ class Patterns:
             parsed = _parser.parse(pattern, flags & ~re.IGNORECASE)
             if _lowered(parsed):
                 lower = _compiler.compile(parsed, flags & ~re.IGNORECASE)
-        words = _needed(_parser.parse(pattern, flags & ~re.IGNORECASE))
+        words = _needed(_parser.parse(pattern, flags & ~re.IGNORECASE), self._common)
         ids = None if words is None else frozenset(
             self._ids.setdefault(w, len(self._ids)) for w in words)
         self._automaton = None  # built again, with its words, when next asked
@@ -117,6 +120,16 @@ class Pattern:
     match: Callable[..., Any]
     fullmatch: Callable[..., Any]
     finditer: Callable[..., Iterator[Any]]
+
+    def spans(self, string: str) -> list[tuple[int, int]]:
+        """The spans of every match in ``string``, as ``finditer`` finds them (no match
+        objects made: a reader asks this of tens of patterns per sentence)."""
+        low, held = self._patterns._seen.get(string) or self._patterns.screen(string)
+        if low is not None and self._words is not None and held.isdisjoint(self._words):
+            return []
+        if low is None or self._lower is None:
+            return [m.span() for m in self._as_written.finditer(string)]
+        return [m.span() for m in self._lower.finditer(low)]
 
     def findall(self, string: str, pos: int = 0, endpos: int = _END) -> list[Any]:
         return [m.group() if self.groups == 0 else m.group(1) if self.groups == 1
@@ -227,16 +240,25 @@ class FoldedMatch:
 
 # --- reading a parsed pattern ---------------------------------------------------------------
 
-def _needed(parsed: Any) -> set[str] | None:
+def _needed(parsed: Any, common: frozenset[str] = frozenset()) -> set[str] | None:
     """Lower-case words one of which every match holds (a run of literal characters, or one
     per branch of an alternation); None where no such words are known. Of the candidates in
-    a sequence, the one with the longest shortest word."""
+    a sequence, one with no word most strings hold (a ``common`` word, one or two letters
+    or digits, a space, a comma, a full stop, a hyphen), then the one with the longest
+    shortest word (the rarer, in English), then the fewest words."""
     best: set[str] | None = None
+
+    def weak(word: str) -> bool:
+        word = word.strip()
+        return word in common or (len(word) <= 2 and (
+            not word or any(c.isalnum() or c in ",.-" for c in word)))
+
+    def rank(found: set[str]) -> tuple[bool, int, int]:
+        return (not any(map(weak, found)), min(map(len, found)), -len(found))
 
     def better(found: set[str] | None) -> None:
         nonlocal best
-        if found and (best is None or (min(map(len, found)), -len(found))
-                      > (min(map(len, best)), -len(best))):
+        if found and (best is None or rank(found) > rank(best)):
             best = found
 
     run: list[str] = []
@@ -248,16 +270,16 @@ def _needed(parsed: Any) -> set[str] | None:
             better({"".join(run)})
             run = []
         if op is sre.SUBPATTERN:
-            better(_needed(av[3]))
+            better(_needed(av[3], common))
         elif op is sre.BRANCH:
-            each = [_needed(p) for p in av[1]]
+            each = [_needed(p, common) for p in av[1]]
             better(None if any(w is None for w in each) else set().union(*each))  # type: ignore[arg-type]
         elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT) and av[0] >= 1:
-            better(_needed(av[2]))
+            better(_needed(av[2], common))
         elif op is sre.ATOMIC_GROUP:
-            better(_needed(av))
+            better(_needed(av, common))
         elif op is sre.ASSERT and av[0] == 1:  # a look-ahead's words are in the string too
-            better(_needed(av[1]))
+            better(_needed(av[1], common))
     return best
 
 

@@ -97,7 +97,7 @@ def _words_to_digits(text: str, chars: list[str], e: English) -> list[tuple[int,
         if not any(c.isdigit() for c in new) or len(new) > end - start:
             continue
         if i2 - i1 == 1 and new.isdigit() and not (
-                e["number_after"].match(text, end) or e["number_before"].search(text, 0, start)):
+                e["number_after"].match(text, end) or e.before("number_before", text, start)):
             continue
         chars[start:end] = list(_pad(new, text[start:end]))
         spans.append((start, end))
@@ -135,7 +135,7 @@ def _pairs(text: str, chars: list[str], converted: list[tuple[int, int]], e: Eng
         if m.re is _PAIR:
             digits = m.group(1) + m.group(3)
             if int(m.group(3)) < 60 and (e["clock_after"].match(text, m.end()) or (
-                    e["clock_before"].search(text, 0, m.start())
+                    e.before("clock_before", text, m.start())
                     and e["clock_after"].match(text, m.end() + 1))):
                 digits = f"{m.group(1)}:{m.group(3)}"
         elif m.re is _YEAR:

@@ -23,6 +23,7 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
+from typing import NamedTuple
 
 from .english import English, known_word
 from .english import english as _english
@@ -114,7 +115,7 @@ def _amounts(text: str, e: English) -> list[Amount]:
                                or e.bytes_gloss.match(text, m.end())):
             scale *= 8  # "58 megabytes per second", "58 MB/s (megabytes per second)"
         # A number that shares the unit of the amount after it: "4 or 5 Mbps", "10 to 20 GB".
-        if shared := e["shared"].search(text, 0, m.start()):
+        if shared := e.before("shared", text, m.start()):
             number = float(shared.group(1))
             out.append(Amount(kind, number * scale, shared.span(1), shared.group(1), period,
                               number, exponent))
@@ -137,9 +138,8 @@ PERIODS = ("hour", "day", "week", "month")
 NEAR = 24  # characters between a traffic word and its amount
 
 
-@dataclass(frozen=True)
-class Hit:
-    """A cue word found in the sentence."""
+class Hit(NamedTuple):
+    """A cue word found in the sentence (a tuple: a reading makes tens per sentence)."""
 
     name: str
     start: int
@@ -463,6 +463,7 @@ def _asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...]]:
                if m.end() > m.start()]
     around += [("context", m.span()) for m in e["context"].finditer(plain)
                if m.end() > m.start()]
+    around += [("context", m.span()) for m in e["speaker"].finditer(plain)]
     for m in e["why"].finditer(plain):
         start, end = m.span()
         if e["stating_opener"].match(plain, start) and e["amount"].search(plain, start, end):
@@ -739,7 +740,8 @@ class Reading:
         # answer costs a lookup (the check that the name is a cue comes only then).
         hits = self.hits.get(name)
         if hits is None:
-            self.cues(name)
+            if name not in self.english.cues:
+                self.cues(name)  # fails, naming the cues there are
             return None
         end = len(self.text) if end is None else end
         for h in hits:
@@ -753,10 +755,13 @@ class Reading:
     def cues(self, name: str) -> tuple[Hit, ...]:
         """Every hit of cue ``name``; a name that is no cue fails (a typo would otherwise
         find nothing, silently)."""
+        hits = self.hits.get(name)
+        if hits is not None:
+            return hits
         if name not in self.english.cues:
             raise KeyError(f"no cue {name!r}; the cues are "
                            f"{', '.join(sorted(self.english.cues))}")
-        return self.hits.get(name, ())
+        return ()
 
     def clause(self, span: Span) -> int:
         """The index of the clause that holds ``span``."""
@@ -909,14 +914,27 @@ class Reading:
         spans += [a.span for a in self.amounts] + [s for _, s in self.times]
         spans += [s for _, s in self.dates]
         spans += [m.span() for m in self.english["path_words"].finditer(self.text)]
-        return tuple(sorted(spans))
+        # An address is a name, whatever its digits look like ("19.16.1.1").
+        return tuple(s for s in spans
+                     if not any(x <= s[0] and s[1] <= y for x, y in self.addresses))
+
+    @functools.cached_property
+    def addresses(self) -> tuple[Span, ...]:
+        """Where the sentence writes a network address: IPv4 with its prefix length, IPv6,
+        a MAC address."""
+        text = self.text
+        # Each holds three dots, two colons or five hyphens: most sentences none.
+        if text.count(".") < 3 and text.count(":") < 2 and text.count("-") < 5:
+            return ()
+        return tuple(m.span() for m in _ADDRESS.finditer(text))
 
     def read_as_other(self, span: Span) -> bool:
         """Whether the words at ``span`` are read as something other than a name (a verb, a
-        bound, a period, an amount, a time, a path word: :attr:`read_spans`) or are all
+        bound, a period, an amount, a time, a path word: :attr:`read_spans`; not the words
+        a verb's phrase spans between its own, "route the building A through") or are all
         closed-class words: whatever an intent copied from them, they name nothing."""
         a, b = span
-        if any(x < b and a < y for x, y in self.read_spans):
+        if any(x < b and a < y and not (x < a and b < y) for x, y in self.read_spans):
             return True
         words = _TOKEN.findall(self.text[a:b].casefold())
         return bool(words) and all(w in self.english.function_words for w in words)
@@ -935,7 +953,7 @@ class Reading:
 
     def _marked(self, span: Span, marker: str) -> Hit | None:
         e = self.english
-        m = e["from" if marker == "from" else "to"].search(self.text, 0, span[0])
+        m = e.before("from" if marker == "from" else "to", self.text, span[0])
         if m is None and e["from_after" if marker == "from" else "to_after"].match(
                 self.text, span[1]):
             return Hit(marker, span[0], span[1], self.text[span[0]:span[1]])  # "wifi-bound"
@@ -946,7 +964,7 @@ class Reading:
             return Hit(marker, span[0], span[1], self.text[span[0]:span[1]]) \
                 if said is not None and said.end() == span[1] else None
         clause = self.clauses[self.clause(span)][0]
-        if marker == "from" and (e["not_from"].search(self.text, 0, m.start()) or self.first(
+        if marker == "from" and (e.before("not_from", self.text, m.start()) or self.first(
                 "remove", clause, m.end()) or self.first("lift", clause, m.end())):
             return None  # "remove the proxy from the labs": what it is removed from
         if marker == "to" and m.group(0)[:3].casefold() == "to " and e["not_to"].search(
@@ -984,11 +1002,15 @@ class Reading:
         """Unknown names where a place stands ("from Bldg7", "at building a", "in emnets",
         "bob's traffic"), or an address: a target the vocabulary does not know, or another
         name of one? The reading cannot tell."""
+        return list(self._places)
+
+    @functools.cached_property
+    def _places(self) -> tuple[tuple[str, Span], ...]:
         e = self.english
-        return [(word, span) for word, span in self.unknown_names()
+        return tuple((word, span) for word, span in self.unknown_names()
                 if _ADDRESS.fullmatch(word) or e["name_after"].match(self.text, span[1])
                 or self.marked(span, "from") or self.marked(span, "to")
-                or not known_word(word) and _name_slot(self, *span, True)]
+                or not known_word(word) and _name_slot(self, *span, True))
 
     def name_from(self, span: Span) -> Span:
         """The words of a name from ``span`` on: the words after it that nothing read, a
@@ -1074,12 +1096,9 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
             start = m.start()
     clauses.append((start, len(text) + 1))
     hits: dict[str, tuple[Hit, ...]] = {}
-    lower = text.lower()
-    patterns, seen = (e.cue_lower, lower) if len(lower) == len(text) else (e.cue, text)
     acl = {name for name, verb in e.meaning.items() if verb in ("allow", "block")}
-    for name, pattern in patterns.items():
-        found = [Hit(name, m.start(), m.end(), text[m.start():m.end()])
-                 for m in pattern.finditer(seen)]
+    for name, pattern in e.cue.items():
+        found = [Hit(name, a, b, text[a:b]) for a, b in pattern.spans(text)]
         if found and names:
             # A verb inside a longer name is the name ("intrusion prevention", "traffic
             # monitor"); but "monitored" names the monitor and says add.
@@ -1092,7 +1111,7 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
             hits[name] = tuple(found)
     # An item used as a verb after a permission: "labs should be able to scp", "may ssh".
     verbs = tuple(Hit("allow", modal.start(), span[1], text[modal.start():span[1]])
-                  for span in names if (modal := e["modal_item"].search(text, 0, span[0])))
+                  for span in names if (modal := e.before("modal_item", text, span[0])))
     if verbs:
         hits["allow"] = tuple(sorted(hits.get("allow", ()) + verbs, key=lambda h: h.start))
     if e.overlaps:
@@ -1106,17 +1125,17 @@ def _typos(words: Sentence, mentions: list[Mention], vocab: Vocabulary,
     """Words that are a typo of a name the vocabulary knows, each read as that name (a
     mention) with the name it was read as: a word no name covers, of four letters or more,
     that is no English word (:func:`~nile_align.nile.english.known_word`) and one edit from
-    exactly one name (:meth:`~nile_align.nile.vocabulary.Vocabulary.near`): "dowms", "gusets",
+    exactly one name (``Vocabulary.near``): "dowms", "gusets",
     "torent". The chatbot's own name ("Lumi", "Limi") is an address, no typo."""
-    out = []
+    out, text = [], words.text
     for a, b in words.spans:
-        said = words.text[a:b]
-        low = said.casefold()
-        if len(low) < 4 or not low.isalpha() or low in e.function_words or \
-                low in e.generic_nouns or any(x <= a < y for x, y in (m.span for m in mentions)):
+        if b - a < 4:
             continue
-        found = vocab.near(low)
-        if found is None or _addressee(low, vocab) or known_word(low):
+        said = text[a:b]
+        low = said.casefold()
+        if low in e.no_names or not low.isalpha() or (found := vocab.near(low)) is None or \
+                any(x <= a < y for x, y in (m.span for m in mentions)) or \
+                _addressee(low, vocab) or known_word(low):
             continue
         name, keys = found
         out.append((Mention(keys, frozenset(vocab.category[k] for k in keys), (a, b), said),
@@ -1196,7 +1215,7 @@ def _described(text: str, mentions: tuple[Mention, ...], asides: tuple[tuple[str
             continue
         inside = paren.group(1)
         if _NUMBER.search(inside) or e["clause"].search(inside) or any(
-                e.cue_lower[name].search(inside.lower()) for name in e.fact_cues):
+                e.cue[name].search(inside) for name in e.fact_cues):
             continue
         new.append(("gloss", (paren.start(1) - 1, paren.end())))
     return tuple(sorted(asides + tuple(new), key=lambda f: f[1])) if new else asides
@@ -1431,7 +1450,8 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
     """What the rules saw but could not read as a fact, with the kinds of fact it could be."""
     text = r.text
     taken = [a.span for a in r.amounts] + [s for _, s in r.times] + [s for _, s in r.dates] \
-        + [m.span for m in r.mentions] + [h.span for hs in r.hits.values() for h in hs]
+        + [m.span for m in r.mentions] + [h.span for hs in r.hits.values() for h in hs] \
+        + list(r.addresses)
     # Each fact-like token holds a digit: a sentence without one has none.
     for m in _FACT_LIKE.finditer(text) if _DIGITS.search(text) else ():
         if any(a <= m.start() < b for a, b in taken):
@@ -1513,21 +1533,28 @@ def _unknown_names(r: Reading) -> list[tuple[str, Span]]:
     e = r.english
     taken = [m.span for m in r.mentions] + [s for _, s in r.dates] + [s for _, s in r.times]
     taken += [h.span for hs in r.hits.values() for h in hs] + [x.span for x in r.amounts]
-    out = [(m.group(0), m.span()) for m in _ADDRESS.finditer(r.text)
-           if not any(x <= m.start() < y for x, y in taken)]
-    addresses = [span for _, span in out]
+    out = [(r.text[a:b], (a, b)) for a, b in r.addresses
+           if not any(x <= a < y for x, y in taken)]
+    covered = _covered(len(r.text), taken + [span for _, span in out])
     for a, b in r.words.spans:
         word = r.text[a:b]
         low = word.casefold()
-        if low in e.not_names or low in e.function_words or low in e.generic_nouns or \
-                low.rstrip(".") in e.weekdays or _addressee(low, r.vocab) or \
-                any(x <= a < y for x, y in taken + addresses) or low.isdigit() or \
-                _swapped(low, e):
+        if covered[a] or low in e.no_names or low.rstrip(".") in e.weekdays or low.isdigit():
             continue
-        if word[:1].isupper() or e["name_after"].match(r.text, b) or (
-                not known_word(word) and _name_slot(r, a, b, True)):
+        if not (word[:1].isupper() or e["name_after"].match(r.text, b)) and (
+                known_word(low) or not _name_slot(r, a, b, True)):
+            continue  # lower case, and an English word or not where a name stands
+        if not (_addressee(low, r.vocab) or e.swapped(low)):
             out.append((word, (a, b)))
     return sorted(out, key=lambda n: n[1])
+
+
+def _covered(size: int, spans: Iterable[Span]) -> bytearray:
+    """Which characters of a text of ``size`` the ``spans`` cover (1 where one does)."""
+    covered = bytearray(size + 1)
+    for a, b in spans:
+        covered[a:b] = b"\x01" * (b - a)
+    return covered
 
 
 def _place_words(r: Reading) -> list[tuple[str, Span]]:
@@ -1537,21 +1564,20 @@ def _place_words(r: Reading) -> list[tuple[str, Span]]:
     name (:meth:`Reading.unknown_places`)."""
     e = r.english
     named = {span for _, span in r.unknown_places()}
-    return [(r.text[a:b], (a, b)) for a, b in r.words.spans
+    spans, stems = r.words.spans, r.words.stems
+    return [(r.text[a:b], (a, b)) for i, (a, b) in enumerate(spans)
             if (a, b) not in named and not r.read_as_other((a, b))
             and not any(m.span[0] <= a < m.span[1] for m in r.mentions)
-            and (low := r.text[a:b].casefold()) not in e.generic_nouns
-            and low not in e.not_names and not low.isdigit()
+            and (low := r.text[a:b].casefold()) not in e.no_names and not low.isdigit()
             and low.rstrip(".") not in e.weekdays and not _addressee(low, r.vocab)
+            and not _kind_of_traffic(low, stems[i + 1:i + 2], e)
             and _name_slot(r, a, b, False)]
 
 
-def _swapped(word: str, e: English) -> bool:
-    """Whether ``word`` is a closed-class word with two letters swapped ("teh"): a typo of
-    it, no name."""
-    return len(word) >= 3 and any(
-        word[:k] + word[k + 1] + word[k] + word[k + 2:] in e.function_words
-        for k in range(len(word) - 1))
+def _kind_of_traffic(word: str, after: tuple[str, ...], e: English) -> bool:
+    """Whether ``word`` is a participle before a generic noun ("all combined traffic",
+    "encrypted connections"): it says which traffic, not where."""
+    return word.endswith("ed") and bool(after) and after[0] in e.generic_nouns
 
 
 def _name_slot(r: Reading, a: int, b: int, name_like: bool) -> bool:
@@ -1560,10 +1586,10 @@ def _name_slot(r: Reading, a: int, b: int, name_like: bool) -> bool:
     name (``name_like``: capitalised, or no English word) does ("for neu", not "to
     ensure")."""
     e, text = r.english, r.text
-    if e["no_place"].search(text, 0, b):
+    if e.before("no_place", text, b):
         return False
-    slot = e["name_before"].search(text, 0, a) or e["name_before_loose"].search(text, 0, a) \
-        or (e["name_before_bare"].search(text, 0, a) if name_like else None)
+    slot = e.before("name_before", text, a) or e.before("name_before_loose", text, a) \
+        or (e.before("name_before_bare", text, a) if name_like else None)
     # Not across an aside the reading blanked ("defined in Section 1 apply").
     return slot is not None and not any(slot.start() < y <= a for _, (x, y) in r.asides)
 

@@ -91,6 +91,9 @@ class Vocabulary:
         self.analyse = functools.lru_cache(maxsize=4096)(self._analyse)
         self.words = functools.lru_cache(maxsize=65536)(self._words)
         self.forms = functools.lru_cache(maxsize=16384)(self._forms)
+        self._named = functools.lru_cache(maxsize=65536)(self._names)
+        self.near = functools.lru_cache(maxsize=65536)(self._near)
+        self._spelled: dict[str, frozenset[str]] = {}  # value -> _spelled_as, memo
         self.category: dict[str, str] = {}
         self.value: dict[str, str] = {}  # key -> the value as the vocabulary writes it
         self.spellings: dict[str, set[tuple[str, ...]]] = {}
@@ -121,6 +124,8 @@ class Vocabulary:
                       **{v.casefold(): "endpoint" for v in kinds.get("endpoints", [])}}
         self.implicit = frozenset(v.casefold() for v in data.get("implicit", {}).get("targets",
                                                                                       []))
+        self.individual = frozenset(v.casefold() for v in data.get("individual", {}).get(
+            "targets", []))
         generic = data.get("generic", {})
         self.generic = frozenset(v.casefold() for v in generic.get("targets", []))
         self.generic_items = frozenset(v.casefold() for v in generic.get("items", []))
@@ -184,17 +189,14 @@ class Vocabulary:
                         out.setdefault(said, set()).add(value.casefold())
         return {w: tuple(sorted(keys)) for w, keys in out.items()}
 
-    def near(self, word: str) -> tuple[str, tuple[str, ...]] | None:
+    def _near(self, word: str) -> tuple[str, tuple[str, ...]] | None:
         """The one-word name ``word`` is a typo of, and the values it names: one edit away
         (a letter added, dropped, changed, or two swapped: optimal string alignment), two for
         a word of eight letters or more; None where no name is that near, or two are."""
-        return self._near(word.casefold())
-
-    @functools.lru_cache(maxsize=65536)  # noqa: B019 (one per vocabulary, kept for its life)
-    def _near(self, word: str) -> tuple[str, tuple[str, ...]] | None:
         from rapidfuzz import process
         from rapidfuzz.distance import OSA
 
+        word = word.casefold()
         if len(word) < 4 or word in self._one_word_names:
             return None
         found = process.extract(word, list(self._one_word_names), scorer=OSA.distance,
@@ -233,9 +235,12 @@ class Vocabulary:
 
     def _spelled_as(self, value: str) -> frozenset[str]:
         """The values whose spellings include ``value``'s words (none for a value of its own)."""
-        if value in self.spellings:
-            return frozenset()
-        return self._values_spelled.get(self.words(value), frozenset())
+        said = self._spelled.get(value)
+        if said is None:
+            said = frozenset() if value in self.spellings else \
+                self._values_spelled.get(self.words(value), frozenset())
+            self._spelled[value] = said
+        return said
 
     @functools.cached_property
     def _values_spelled(self) -> dict[tuple[str, ...], frozenset[str]]:
@@ -304,7 +309,10 @@ class Vocabulary:
 
     def names(self, mention: Mention, value: str) -> bool:
         """Whether ``mention`` names ``value`` or an equivalent of it."""
-        return any(self.same(k, value) for k in mention.keys)
+        return self._named(mention.keys, value)
+
+    def _names(self, keys: tuple[str, ...], value: str) -> bool:
+        return any(self.same(k, value) for k in keys)
 
     def values(self, category: str) -> list[str]:
         return sorted(k for k, c in self.category.items() if c == category)
@@ -331,8 +339,8 @@ def load(text: str) -> Vocabulary:
 #: a table of names (value -> spellings: spellings added to the value's), a table of lists
 #: (items added), or a table of settings (replaced).
 TABLES = {**{c: "names" for c in CATEGORIES}, "related": "names", "kinds": "lists",
-          "implicit": "lists", "generic": "lists", "equivalent": "lists", "words": "words",
-          "conventions": "settings"}
+          "implicit": "lists", "generic": "lists", "individual": "lists",
+          "equivalent": "lists", "words": "words", "conventions": "settings"}
 
 
 def overlay(base: dict, extra: dict, source: str = "<overlay>") -> dict:
