@@ -18,6 +18,7 @@ from typing import Any, TextIO, cast
 
 from .errors import CorpusError, Diagnostic, UsageError
 from .nile.grammar import NileParser, default_parser
+from .nile.reading import MAX_SENTENCE
 from .nile.validate import Validation, validate
 from .runtime import collector_paused
 
@@ -346,6 +347,8 @@ def iter_pair_chunks(path: str, columns: PairColumns, *, fmt: str | None = None,
             yield frame.iloc[start:start + rows].reset_index(drop=True), start + 1
         return
     try:
+        if fmt in ("csv", "tsv"):
+            _once_each(path, fmt)
         if fmt == "parquet":
             import pyarrow.parquet as pq
 
@@ -366,6 +369,44 @@ def iter_pair_chunks(path: str, columns: PairColumns, *, fmt: str | None = None,
         raise CorpusError(f"cannot read {source} as {fmt.upper()}: {e}") from None
 
 
+#: The longest sentence (or intent) a corpus cell may hold, in characters: what the
+#: reading takes (:data:`nile_align.nile.reading.MAX_SENTENCE`).
+MAX_TEXT = MAX_SENTENCE
+
+
+def texts_of(frame, column: str, name: str, *, wide: bool = False):
+    """The cells of a text column as strings: a null cell is an empty one (no intent, or a
+    sentence skipped); a number, a list or any other value, or a text longer than
+    :data:`MAX_TEXT`, is a :class:`CorpusError` naming the file, the column and the row."""
+    import pandas as pd
+
+    values = frame[column]
+    if isinstance(values, pd.DataFrame):
+        raise CorpusError(f"{name}: the column {column!r} is there twice; name each once")
+    for value, row in zip(values, frame["row"]):
+        if isinstance(value, str):
+            if len(value) > MAX_TEXT:
+                raise CorpusError(f"{name}: row {row}, column {column!r}: {len(value):,} "
+                                  f"characters, more than the {MAX_TEXT:,} a cell may hold "
+                                  "(a policy sentence, not a document)")
+        elif not (value is None or (isinstance(value, float) and value != value)):
+            where = "the text column" if wide else f"column {column!r}"
+            raise CorpusError(f"{name}: row {row}, {where}: {type(value).__name__} "
+                              f"{str(value)[:40]!r}, not text; write it as a string")
+    return values.fillna("").astype(str).to_numpy()
+
+
+def _once_each(path: str, fmt: str) -> None:
+    """Refuse a CSV/TSV header that names a column twice (pandas would rename the second
+    ``text.1`` and the first would be read without a word)."""
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        header = next(csv.reader(f, delimiter="\t" if fmt == "tsv" else ","), [])
+    twice = sorted({c for c in header if header.count(c) > 1})
+    if twice:
+        raise CorpusError(f"{path}: the column {', '.join(map(repr, twice))} is there twice; "
+                          "name each once")
+
+
 def pairs_of(frame, columns: PairColumns = PairColumns(), *, name: str = "<DataFrame>",
              first_row: int = 1, lenient: bool = False, progress: bool | None = False):
     """Rows of a raw table (all of it, or a chunk whose first data row is ``first_row``)
@@ -377,11 +418,16 @@ def pairs_of(frame, columns: PairColumns = PairColumns(), *, name: str = "<DataF
     nile, text, system, id, gold, wide = (columns.nile, columns.text, columns.system,
                                           columns.id, columns.gold, columns.wide)
     frame = frame.reset_index(drop=True)
+    twice = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
+    if twice:
+        raise CorpusError(f"{name}: the column {', '.join(map(repr, twice))} is there twice; "
+                          "name each once")
     needed = [nile, *(wide or [text])]
     missing = [c for c in needed if c not in frame.columns]
     if missing:
         raise UsageError(f"{name}: no column {', '.join(map(repr, missing))}; the columns are "
-                         f"{', '.join(map(repr, map(str, frame.columns)))}")
+                         f"{', '.join(map(repr, map(str, frame.columns)))}; name yours with "
+                         "--nile and --text (or --wide for one column per system)")
     frame["row"] = range(first_row, first_row + len(frame))
     if id not in frame.columns:
         frame[id] = frame["row"].astype(str)
@@ -397,8 +443,8 @@ def pairs_of(frame, columns: PairColumns = PairColumns(), *, name: str = "<DataF
         "row": frame["row"].to_numpy(),
         "id": frame[id].astype(str).to_numpy(),
         "system": frame[system].astype(str).to_numpy() if system in frame.columns else "",
-        "nile": frame[nile].fillna("").astype(str).to_numpy(),
-        "text": frame[text].fillna("").astype(str).to_numpy(),
+        "nile": texts_of(frame, nile, name, wide=bool(wide)),
+        "text": texts_of(frame, text, name, wide=bool(wide)),
     })
     out["gold"] = [gold_label(v, f"{name} row {r}") for v, r in zip(
         frame[gold] if gold in frame.columns else [None] * len(out), out["row"])]

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .guard import alive
 from .runtime import collector_paused
 
 __all__ = ["INLINE_BYTES", "TASKS_PER_WORKER", "LocalEngine", "RayEngine", "cores",
@@ -169,14 +170,39 @@ def _collected() -> None:
     gc.collect(0)
 
 
-def _worker() -> None:
+def child_of(driver: int) -> None:
+    """How a helper process of a command starts (the model's): Ctrl-C left to the driver,
+    and it ends when the driver does."""
+    ignore_interrupt()
+    watch_driver(driver)
+
+
+def _worker(driver: int | None = None) -> None:
     """How a worker process starts: Ctrl-C left to the driver (:func:`ignore_interrupt`),
     the cyclic garbage collector off (:func:`_collected` collects after each task; the
-    worker leaves after :data:`TASKS_PER_WORKER` tasks)."""
+    worker leaves after :data:`TASKS_PER_WORKER` tasks), and it ends when the ``driver``
+    process does (:func:`watch_driver`)."""
     import gc
 
     ignore_interrupt()
     gc.disable()
+    if driver is not None:
+        watch_driver(driver)
+
+
+def watch_driver(driver: int, every: float = 1.0) -> None:
+    """End this process within ``every`` seconds of the ``driver``'s end, however it ends
+    (SIGKILL included: no clean-up of the driver's can do it). A worker's parent is the
+    forkserver, not the driver, so a parent-death signal would not reach it."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while alive(driver):
+            time.sleep(every)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="nile-align-driver-watch", daemon=True).start()
 
 
 def _paused(fn: Callable) -> Callable:
@@ -215,7 +241,7 @@ class LocalEngine:
         #: Tasks that run at once.
         self.slots = self.processes
         self.retries = retries
-        self._spool = Path(tempfile.mkdtemp(prefix="nile-align-tasks-",
+        self._spool = Path(tempfile.mkdtemp(prefix=f"nile-align-tasks-{os.getpid()}-",
                                             dir=None if spool is None else str(spool)))
         self._pool: ProcessPoolExecutor | None = None
         #: What a task not yet finished needs to run again (its pickled function and
@@ -283,7 +309,7 @@ class LocalEngine:
                 with interrupt_ignored_by_children():
                     forkserver.ensure_running()
             self._pool = _Pool(self.processes, mp_context=context,
-                               initializer=_worker,
+                               initializer=_worker, initargs=(os.getpid(),),
                                max_tasks_per_child=TASKS_PER_WORKER)
             self._pool.start()
         return self._pool

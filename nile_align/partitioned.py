@@ -67,7 +67,7 @@ from .report import (
     writes_graph,
 )
 from .review.store import evidence_hash
-from .runtime import collector_paused
+from .runtime import collector_paused, progress_bar
 
 __all__ = ["CHUNK_ROWS", "LAYOUTS", "PARTITION_ROWS", "PartitionedResult", "plan_partitions",
            "run_partitioned"]
@@ -599,7 +599,6 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
     with (default the shipped ones). Ctrl-C cancels the tasks and leaves no output
     half-written."""
     import pandas as pd
-    from tqdm.auto import tqdm
 
     from .graph.translation import computed_scores
 
@@ -617,7 +616,7 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
     quiet = progress if progress is None else not progress
     timings: dict[str, float] = {}
     refs: list[Any] = []
-    spool = Path(tempfile.mkdtemp(prefix=".partitions-", dir=_made(out)))
+    spool = Path(tempfile.mkdtemp(prefix=f".partitions-{os.getpid()}-", dir=_made(out)))
     try:
         started = time.perf_counter()
         name = "<DataFrame>" if isinstance(source, pd.DataFrame) else \
@@ -633,7 +632,7 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
         # What they read travels once per round of that many chunks, not with each.
         ahead = 2 * engine.slots
         known, known_at = None, 0
-        with tqdm(desc="scan", unit="chunk", disable=quiet, leave=False) as bar:
+        with progress_bar(desc="scan", unit="chunk", disable=quiet, leave=False) as bar:
             for raw, first in _chunks(source, columns, fmt, chunk_rows):
                 while len(scans) - len(places) >= ahead:
                     places.append(_placed(engine, scans[len(places)], seen, bar, judges))
@@ -702,8 +701,8 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
         del cross, pieces
         results: list[dict] = [{} for _ in range(parts)]
         graphs: list[Any] = [None] * parts
-        with tqdm(total=parts, desc=f"check ({engine.name})", unit="partition",
-                  disable=quiet, leave=False) as bar:
+        with progress_bar(total=parts, desc=f"check ({engine.name})", unit="partition",
+                          disable=quiet, leave=False) as bar:
             for n in engine.done([small for small, _ in refs]):
                 results[n] = engine.get(refs[n][0])
                 graphs[n] = refs[n][1]
@@ -717,6 +716,8 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
             counts["scored"]["para_candidates"] = found["cross"]
         meta = results[0]["meta"] if results else _empty_meta(settings)
         summary = summary_of(counts or _no_counts(), {**meta, "corpus": corpus})
+        if decisions is not None:
+            summary["decisions"] = decisions.counts()
         # What the driver holds per pair: the integers that place it (hashes, flags, its
         # partition), the whole corpus' worth of which the plan is made.
         held = sum(v.nbytes for p in places for v in p.values() if isinstance(v, np.ndarray)) \
@@ -806,7 +807,6 @@ def _find_candidates(engine: Any, chunks: list[Any], places: list[dict], k: int,
     by the core facts, each sentence in the bucket of the core its first row states, with
     every row of it; with ``hashed``, each sentence in the bucket of each of its n-gram
     band keys (a whole band bucket in one task)."""
-    from tqdm.auto import tqdm
 
     empty = np.zeros(0, np.uint64)
     sentence = np.concatenate([p["sentence"] for p in places]) if places else empty
@@ -840,8 +840,8 @@ def _find_candidates(engine: Any, chunks: list[Any], places: list[dict], k: int,
             for b, mine in enumerate(pieces)]
     del pieces
     found: list[dict] = [{} for _ in refs]
-    with tqdm(total=len(refs), desc="candidates", unit="bucket", disable=quiet,
-              leave=False) as bar:
+    with progress_bar(total=len(refs), desc="candidates", unit="bucket", disable=quiet,
+                      leave=False) as bar:
         for n in engine.done(refs):
             found[n] = engine.get(refs[n])
             bar.update()

@@ -15,6 +15,7 @@ from .corpus import PairColumns
 from .engines import LocalEngine, cores
 from .graph.checker import Flag
 from .graph.decisions import Decisions
+from .guard import check_out_folder, output_set
 from .judge.verdict import Judge
 from .partitioned import CHUNK_ROWS, PARTITION_ROWS, run_partitioned
 from .review.store import read_flags
@@ -63,7 +64,7 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
               graph_files: str = "auto", aligned_format: str = "csv",
               layout: str | None = None, chunk_rows: int = CHUNK_ROWS,
               partition_rows: int = PARTITION_ROWS, vocabulary: Any = None,
-              progress: bool | None = False) -> CheckResult:
+              progress: bool | None = False, force: bool = False) -> CheckResult:
     """Check a corpus: ``corpus`` a file (CSV, TSV, JSON Lines, Parquet; ``columns`` name
     its columns) or a DataFrame (a table with those columns, or a corpus already loaded by
     :func:`~nile_align.corpus.load_pairs`). Writes the outputs into ``out`` (None: a
@@ -110,22 +111,27 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
             signature = signature or signed
     own = engine is None
     kept = out is not None
+    if out is not None:
+        check_out_folder(out, inputs=[corpus if isinstance(corpus, (str, Path)) else None],
+                         force=force)
     folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="nile-align-check-"))
     if own:  # its spool beside the outputs: a corpus' readings need the room they will need
         folder.mkdir(parents=True, exist_ok=True)
         engine = LocalEngine(1 if _small(corpus) else cores(), spool=folder)
     try:
-        result = run_partitioned(
-            corpus, out=folder, engine=engine, columns=columns or PairColumns(), judge=judge,
-            para_judge=para_judge, signature=signature,
-            score=scorer, judges=judges, template=template,
-            candidates=candidates, max_hops=max_hops, decisions=decisions, scores=scores,
-            graph_files=graph_files, aligned_format=aligned_format,
-            layout=layout or ("parts" if engine.name == "ray" else "files"), fmt=fmt,
-            lenient=lenient, chunk_rows=chunk_rows, partition_rows=partition_rows,
-            lexicon=vocabulary if isinstance(vocabulary, Lexicon) else lexicon(vocabulary),
-            progress=progress)
-        checked = CheckResult(result.summary, result.report if kept else None,
+        with output_set(folder) as stage:
+            result = run_partitioned(
+                corpus, out=stage, engine=engine, columns=columns or PairColumns(), judge=judge,
+                para_judge=para_judge, signature=signature,
+                score=scorer, judges=judges, template=template,
+                candidates=candidates, max_hops=max_hops, decisions=decisions, scores=scores,
+                graph_files=graph_files, aligned_format=aligned_format,
+                layout=layout or ("parts" if engine.name == "ray" else "files"), fmt=fmt,
+                lenient=lenient, chunk_rows=chunk_rows, partition_rows=partition_rows,
+                lexicon=vocabulary if isinstance(vocabulary, Lexicon) else lexicon(vocabulary),
+                progress=progress)
+        report = folder / result.report.name if kept and result.report else None
+        checked = CheckResult(result.summary, report,
                               result.open_flags, result.timings, result.graph,
                               folder if kept else None)
         if not kept:

@@ -28,6 +28,7 @@ import networkx as nx
 
 from .graph.checker import RULES, Flag
 from .graph.translation import align_edges
+from .guard import printable
 
 __all__ = ["ALIGNED_FORMATS", "GRAPH_FILES_EDGES", "REPORT_FLAGS", "REPORT_ROWS",
            "aligned_lines", "aligned_records", "alignment_records", "atomic_file",
@@ -264,9 +265,10 @@ def _graph_files(out: Path, summary: dict, edges: int, graph: Callable[[], nx.Gr
             flat.graph.update({k: v for k, v in whole.graph.items()
                                if isinstance(v, (str, int, float))})
             for n, d in whole.nodes(data=True):
-                flat.add_node(n, **{k: _scalar(v) for k, v in d.items()})
+                flat.add_node(_scalar(n), **{k: _scalar(v) for k, v in d.items()})
             for u, v, d in whole.edges(data=True):
-                flat.add_edge(u, v, **{k: _scalar(x) for k, x in d.items() if x is not None})
+                flat.add_edge(_scalar(u), _scalar(v),
+                              **{k: _scalar(x) for k, x in d.items() if x is not None})
             with atomic_file(out / "graph.graphml", "wb") as f:
                 nx.write_graphml(flat, f)
     elif graph_files == "auto":
@@ -314,8 +316,11 @@ def _lines_of(paths: Iterable[Path]) -> Iterator[str]:
 
 
 def _scalar(value):
-    """GraphML holds scalars only: lists and dicts become JSON text."""
-    return value if isinstance(value, (str, int, float, bool)) else json.dumps(value)
+    """GraphML holds scalars only: lists and dicts become JSON text; XML 1.0 forbids most
+    control characters, so a text's are written as escapes (``\\x1b``)."""
+    if isinstance(value, str):
+        return printable(value)
+    return value if isinstance(value, (int, float, bool)) else printable(json.dumps(value))
 
 
 _STYLE = """body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:75em;padding:0 1em}

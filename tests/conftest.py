@@ -62,3 +62,23 @@ def isolated_score_cache(tmp_path_factory):
         os.environ.pop("NILE_ALIGN_CACHE", None)
     else:
         os.environ["NILE_ALIGN_CACHE"] = previous
+
+
+@pytest.fixture(scope="session")
+def generated_corpus(tmp_path_factory) -> Path:
+    """A corpus of 8,000 rows (4,000 random intents, each realised in English twice,
+    seeded): long enough that a check is still working a few seconds after it starts."""
+    import random
+
+    import pandas as pd
+
+    from nile_align.judge.trainingdata import realise
+    from nile_align.nile.synth import random_intent
+
+    rng = random.Random(3)
+    intents = [random_intent(rng) for _ in range(4000)]
+    path = tmp_path_factory.mktemp("generated") / "big.csv"
+    pd.DataFrame({"nile": [i.canonical() for i in intents for _ in (0, 1)],
+                  "text": [realise(i, rng) for i in intents for _ in (0, 1)]}
+                 ).to_csv(path, index=False)
+    return path

@@ -17,7 +17,8 @@ from tiny_model import build_tiny_model
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = str(Path(sys.executable).with_name("nile-align"))
-OUTPUTS = ["aligned.csv", "alignments.jsonl", "flags.jsonl", "graph.graphml", "graph.json",
+OUTPUTS = [".nile-align-outputs.json", "aligned.csv", "alignments.jsonl", "flags.jsonl",
+           "graph.graphml", "graph.json",
            "report.html", "summary.json"]
 
 
@@ -193,25 +194,16 @@ def _children(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
-def test_ctrl_c_stops_a_large_check_without_a_traceback_or_half_written_outputs(tiny_dir,
-                                                                               tmp_path):
+def test_ctrl_c_stops_a_large_check_without_a_traceback_or_half_written_outputs(
+        tiny_dir, tmp_path, generated_corpus):
     """Ctrl-C while the check's processes work: one line, exit status 130, no traceback
     (from the command or a worker), no process left behind, and no output file, whole or
     partial, in --out."""
     import os
-    import random
     import signal
     import time
 
-    from nile_align.judge.trainingdata import realise
-    from nile_align.nile.synth import random_intent
-
-    rng = random.Random(3)
-    intents = [random_intent(rng) for _ in range(4000)]
-    corpus = tmp_path / "big.csv"
-    pd.DataFrame({"nile": [i.canonical() for i in intents for _ in (0, 1)],
-                  "text": [realise(i, rng) for i in intents for _ in (0, 1)]}
-                 ).to_csv(corpus, index=False)
+    corpus = generated_corpus
     out = tmp_path / "out"
     proc = subprocess.Popen([SCRIPT, "check", str(corpus), "--out", str(out), "--model",
                              str(tiny_dir), "--no-cache"], stderr=subprocess.PIPE, text=True,

@@ -309,8 +309,8 @@ def test_outputs_are_complete_and_valid(tmp_path):
     scores = {(I1, N1): 1, (I1, N2): 1, **yes((N1, N2)), **yes((N1, P1))}
     result = run_check(corpus(rows), Table(scores), out=tmp_path, candidates=10)
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["aligned.csv", "alignments.jsonl", "flags.jsonl", "graph.graphml",
-                     "graph.json", "report.html", "summary.json"]
+    assert names == [".nile-align-outputs.json", "aligned.csv", "alignments.jsonl",
+                     "flags.jsonl", "graph.graphml", "graph.json", "report.html", "summary.json"]
     aligned = [json.loads(x) for x in (tmp_path / "alignments.jsonl").read_text().splitlines()]
     assert [(a["text"], a["source"], a["decision"]) for a in aligned] == [
         (N1, "judged", True), (N2, "gold", False), (P1, "inferred", True)]

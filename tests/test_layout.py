@@ -22,7 +22,7 @@ PACKAGE = Path(nile_align.__file__).resolve().parent
 #: The stages, lowest first: a module may import its own stage and those before it. Every
 #: import counts, including those inside functions (kept lazy for start-up time).
 LAYERS = [
-    {"errors", "resources", "runtime"},
+    {"errors", "resources", "runtime", "guard"},
     {"nile"},         # text → intents and their facts
     {"corpus"},       # corpora read and checked
     {"judge"},        # pairs → scores and verdicts
@@ -95,8 +95,10 @@ def test_every_top_level_unit_has_a_stage():
     # The stages' subpackages and the few modules every stage shares; 13 since `runtime`
     # (how long jobs run: the collector paused) joined errors and resources at the bottom,
     # 14 since `partitioned` (the main job as partitions, on Ray) joined `pipeline`, 15 since
-    # `engines` (where the partitions run: a pool of processes, or Ray) joined them.
-    assert len(units) <= 15, sorted(units)
+    # `engines` (where the partitions run: a pool of processes, or Ray) joined them, 16 since
+    # `guard` (what every command writes and shows: nothing overwritten, nothing injected)
+    # joined the bottom.
+    assert len(units) <= 16, sorted(units)
     assert units | {"__init__"} == set(RANK), "a new top-level module needs a place in LAYERS"
 
 

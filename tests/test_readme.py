@@ -125,3 +125,9 @@ def test_the_command_line_reference_holds_every_command_s_help():
                and "check" in a.choices)
     assert commands == list(sub.choices) and "usage: nile-align check" in text
     assert hooks.on_page_markdown("no marker", None, None, None) == "no marker"
+
+
+def test_the_readme_sample_corpus_ships_as_a_file():
+    text = (ROOT / "README.md").read_text()
+    shown = re.search(r"\$ cat triplets.csv\n(.*?)\n\$ ", text, re.S).group(1)
+    assert (ROOT / "corpora" / "triplets.csv").read_text() == shown + "\n"

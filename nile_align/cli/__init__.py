@@ -12,10 +12,13 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
+import sqlite3
 import sys
 from collections.abc import Sequence
 
 from ..errors import NileAlignError, NileSyntaxError
+from ..guard import printable
 from ..resources import __version__
 from . import check, evaluate, nile, review, score, train
 from .common import EXIT_OK, EXIT_USAGE, HelpFormatter
@@ -86,6 +89,14 @@ class _Stderr(logging.StreamHandler):
             self.handleError(record)
 
 
+class _Terminated(BaseException):
+    """SIGTERM, raised where the run is so that its clean-up runs."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``nile-align``; returns the exit status (user errors never print a traceback)."""
     parser = build_parser()
@@ -101,17 +112,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "func"):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        # A terminated run cleans up as an interrupted one does (its outputs' staging
+        # folder, its workers): the default would end it on the spot.
+        signal.signal(signal.SIGTERM, _terminated)
     try:
         return args.func(args)
     except NileSyntaxError as e:
-        print(f"nile-align: {e}", file=sys.stderr)
+        print(f"nile-align: {printable(str(e))}", file=sys.stderr)
         return EXIT_USAGE
     except NileAlignError as e:
-        print(f"nile-align: error: {e}", file=sys.stderr)
+        print(f"nile-align: error: {printable(str(e))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("nile-align: interrupted", file=sys.stderr)
         return 130
+    except _Terminated:
+        print("nile-align: terminated", file=sys.stderr)
+        return 143
+    except OSError as e:  # a full disk, a read-only folder, a port already taken
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"nile-align: error: {printable(where + (e.strerror or str(e)))}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    except sqlite3.Error as e:
+        print(f"nile-align: error: a database: {printable(str(e))}", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:
         # The reader (head, jq) went away: stop quietly, like other Unix filters.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections import Counter
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -91,6 +92,9 @@ def _add_check_options(p: argparse.ArgumentParser, out_default: str | None) -> N
     p.add_argument("corpus", metavar="CORPUS", help="CSV/TSV/JSONL/Parquet table; - is stdin")
     p.add_argument("--out", default=out_default, required=out_default is None, metavar="DIR",
                    help="output folder" + (f" (default {out_default})" if out_default else ""))
+    p.add_argument("--force", action="store_true",
+                   help="replace files in --out that no earlier check wrote, or an input there "
+                        "(refused otherwise)")
     c = p.add_argument_group("corpus columns")
     c.add_argument("--nile", default="nile", metavar="COL", help="Nile column (default nile)")
     c.add_argument("--text", default="text", metavar="COL", help="English column (long format)")
@@ -147,10 +151,17 @@ def _add_run(sub) -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     from ..corpus import PairColumns
     from ..engines import make_engine, stop
+    from ..guard import check_out_folder
     from ..pipeline import run_check
     from ..review.store import load_decisions
 
+    check_out_folder(args.out, inputs=[args.corpus, args.decisions], force=args.force)
     decisions = load_decisions(args.decisions) if args.decisions else None
+    if decisions is not None:
+        c = decisions.counts()
+        say(f"decisions: {decisions.count()} read from {args.decisions} ({c['alignments']} "
+            f"alignments, {c['paraphrases']} paraphrases, {c['edits']} edits; "
+            f"{c['decided_flags']} flags decided), applied to every pair they name", args)
     words = lexicon_of(args)  # a bad vocabulary file is said before anything loads
     template_first(args, args.template)
     if args.engine == "ray":
@@ -177,7 +188,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             judges=judges, scores=args.scores,
             graph_files=args.graph_files, aligned_format=args.aligned_format,
             layout=args.output_layout, vocabulary=words,
-            progress=None if not args.quiet else False)
+            progress=None if not args.quiet else False, force=args.force)
     finally:
         if engine is not None:
             engine.close()
@@ -208,12 +219,12 @@ def _judges_apart(args: argparse.Namespace) -> tuple[Future, ProcessPoolExecutor
     import logging
     import multiprocessing
 
-    from ..engines import ignore_interrupt, interrupt_ignored_by_children
+    from ..engines import child_of, interrupt_ignored_by_children
     from ..graph.translation import computed_scores
     from ..judge.scoring import LazyScorer
 
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=ignore_interrupt)
+                               initializer=child_of, initargs=(os.getpid(),))
     made: Future = Future()
 
     def ready(future: Future) -> None:

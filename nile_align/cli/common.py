@@ -7,17 +7,35 @@ import argparse
 import logging
 import sys
 
+from ..guard import printable
+
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
 
-class HelpFormatter(argparse.RawDescriptionHelpFormatter,
-                     argparse.ArgumentDefaultsHelpFormatter):
-    """Keeps the hand-wrapped examples and shows each option's default."""
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the hand-wrapped examples and shows each option's default once: not where
+    its help already says it, and not for a required option, a flag or one with none."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if "default" in text or action.required or default in (None, False, True) or \
+                default is argparse.SUPPRESS or not action.option_strings:
+            return text
+        return f"{text} (default: {default})"
 
 
 def say(message: str, args: argparse.Namespace | None = None) -> None:
+    """A line for people on stderr, its control characters escaped (corpus text may hold
+    them: a terminal would act on an ESC)."""
     if args is None or not getattr(args, "quiet", False):
-        print(message, file=sys.stderr)
+        print(printable(message), file=sys.stderr)
+
+
+def show(*values: object, sep: str = " ") -> None:
+    """A line of text output on stdout, its control characters escaped (JSON output is
+    escaped by its writer)."""
+    print(printable(sep.join(str(v) for v in values)))
 
 
 def add_vocabulary_option(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:

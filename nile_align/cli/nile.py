@@ -6,7 +6,16 @@ import argparse
 import json
 import sys
 
-from .common import EXIT_FOUND, EXIT_OK, HelpFormatter, add_vocabulary_option, lexicon_of, say
+from ..guard import printable
+from .common import (
+    EXIT_FOUND,
+    EXIT_OK,
+    HelpFormatter,
+    add_vocabulary_option,
+    lexicon_of,
+    say,
+    show,
+)
 
 VALIDATE_HELP = """\
 Check Nile intents: syntax (with the position and what was expected), then
@@ -72,7 +81,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if args.format == "jsonl":
                 out.write(json.dumps(v.to_dict(), ensure_ascii=False) + "\n")
             elif v.errors or v.warnings or v.notes:
-                out.write(v.format() + "\n")
+                out.write(printable(v.format()) + "\n")
     out.flush()
     mode = "lenient" if args.lenient else "strict"
     without = f"; {len(empty)} empty (sentences without an intent)" if empty else ""
@@ -118,7 +127,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
                          ensure_ascii=False))
     else:
         for d in differences:
-            print(d)
+            show(d)
     say("different" if differences else "equivalent", args)
     return EXIT_FOUND if differences else EXIT_OK
 
@@ -184,7 +193,7 @@ def cmd_facts(args: argparse.Namespace) -> int:
         if repaired is None:
             say("no suggestion: nothing is contradicted, or no single repair fits", args)
             return EXIT_FOUND
-        print(repaired.canonical())
+        show(repaired.canonical())
         say("; ".join(str(d) for d in diff(intent, repaired)), args)
         return EXIT_OK
     checked = validate(args.nile, lenient=args.lenient, source="NILE")
@@ -198,8 +207,8 @@ def cmd_facts(args: argparse.Namespace) -> int:
         for f in findings:
             words_said = f" [{args.sentence[f.span[0]:f.span[1]]}]" if f.span else ""
             detail = f" {f.detail}" if f.detail else ""
-            print(f"{f.status:<12}  {f.kind:<9}  {f.fact}{words_said}{detail}")
-        print(f"{'verdict':<12}  {verdict.verdict:<11}  " + "; ".join(
+            show(f"{f.status:<12}  {f.kind:<9}  {f.fact}{words_said}{detail}")
+        show(f"{'verdict':<12}  {verdict.verdict:<11}  " + "; ".join(
             r for r in verdict.reasons if r != "no score"))
     if checked.valid:
         say(f"{sum(f.status == 'contradicted' for f in findings)} contradicted, "
@@ -249,13 +258,13 @@ def cmd_read(args: argparse.Namespace) -> int:
             print(json.dumps({"text": text, **statement.to_dict(), "draft": d.to_dict()},
                              ensure_ascii=False))
             continue
-        print(text)
+        show(text)
         for kind, value, span in statement.facts():
             words = f"  [{text[span[0]:span[1]]}]" if span else ""
-            print(f"  {kind:<9} {value}{words}")
+            show(f"  {kind:<9} {value}{words}")
         for u in statement.unread:
-            print(f"  {'unread':<9} {u.what}: {u.text!r}")
-        print(f"  {'draft':<9} {d.nile}" if d.nile else
+            show(f"  {'unread':<9} {u.what}: {u.text!r}")
+        show(f"  {'draft':<9} {d.nile}" if d.nile else
               f"  {'draft':<9} none: {'; '.join(d.reasons)}")
     return EXIT_OK
 
@@ -305,10 +314,10 @@ def cmd_draft(args: argparse.Namespace) -> int:
         d = draft(read(text))
         drafted += d.nile is not None
         if args.format == "text":
-            print(text)
-            print(f"  {d.status}: {d.nile}" if d.nile else f"  {d.status}")
+            show(text)
+            show(f"  {d.status}: {d.nile}" if d.nile else f"  {d.status}")
             for reason in d.reasons:
-                print(f"    {reason}")
+                show(f"    {reason}")
         else:
             print(json.dumps(d.to_dict(), ensure_ascii=False))
     say(f"nile-align draft: {len(frame)} sentences: drafted {drafted}, uncertain "

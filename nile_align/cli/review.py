@@ -45,7 +45,8 @@ def _add_review(sub) -> None:
     p = sub.add_parser("review", help="review the flags of a check (web page or terminal)",
                        description=REVIEW_HELP, formatter_class=HelpFormatter)
     p.add_argument("folder", metavar="DIR", help="the --out folder of check or run")
-    p.add_argument("--port", type=int, default=8765, help="port of the page (0: any free one)")
+    p.add_argument("--port", type=_port, default=8765,
+                   help="port of the page, 0 to 65535 (0: any free one)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on; anything but loopback requires a token")
     p.add_argument("--token", help="the token to require (default: a random one off loopback)")
@@ -68,21 +69,53 @@ def _add_review(sub) -> None:
     x.add_argument("--export-vocabulary", metavar="FILE",
                    help="the vocabulary entries reviewers confirmed, as an overlay for "
                         "--vocabulary (TOML)")
+    x.add_argument("--force", action="store_true",
+                   help="let an export replace an existing file (never the store or the flags)")
     p.set_defaults(func=cmd_review)
+
+
+def _port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{value!r} is no port: give 0 to 65535")
+    return port
+
+
+def _exports(args: argparse.Namespace) -> None:
+    """Refuse, before anything is opened, an export that would write over the store, the
+    flags, the file being imported, or (without --force) any existing file."""
+    from pathlib import Path
+
+    from ..guard import refuse_overwrite
+    from ..review.store import STORE_NAME
+
+    folder = Path(args.folder)
+    protected = [args.store or folder / STORE_NAME, folder / "flags.jsonl",
+                 args.labelstudio_import]
+    for target in (args.export, args.export_vocabulary, args.labelstudio_export):
+        if target is not None:
+            refuse_overwrite(target, protected=protected, force=args.force, what="export")
+    if args.labelstudio_export:
+        refuse_overwrite(Path(args.labelstudio_export).with_suffix(".xml"),
+                         protected=protected, force=args.force, what="labeling config")
 
 
 def cmd_review(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from ..guard import write_whole
     from ..review.store import ReviewStore
 
+    _exports(args)
     if args.export_vocabulary:
         from ..review.vocabulary import overlay_text
 
         with ReviewStore(args.folder, path=args.store) as store:
             entries = store.taught()
-        Path(args.export_vocabulary).write_text(overlay_text(entries, args.folder),
-                                                encoding="utf-8")
+        write_whole(Path(args.export_vocabulary), overlay_text(entries, args.folder))
         say(f"nile-align review: {len(entries)} confirmed vocabulary entries written to "
             f"{args.export_vocabulary}")
         return EXIT_OK
@@ -96,9 +129,8 @@ def cmd_review(args: argparse.Namespace) -> int:
                      f"{args.labelstudio_import}")
             if args.labelstudio_export:
                 out = Path(args.labelstudio_export)
-                out.write_text(json.dumps(tasks(store), ensure_ascii=False, indent=1) + "\n",
-                               encoding="utf-8")
-                out.with_suffix(".xml").write_text(LABEL_CONFIG, encoding="utf-8")
+                write_whole(out, json.dumps(tasks(store), ensure_ascii=False, indent=1) + "\n")
+                write_whole(out.with_suffix(".xml"), LABEL_CONFIG)
                 say(f"nile-align review: tasks in {out}, labeling config in "
                      f"{out.with_suffix('.xml')}")
             if args.export:

@@ -21,6 +21,14 @@ class Decisions:
     edits: list[dict] = field(default_factory=list)
     decided: dict[str, str] = field(default_factory=dict)
 
+    def counts(self) -> dict[str, int]:
+        """How many decisions of each kind were read (said by ``check --decisions``)."""
+        return {"alignments": len(self.align), "paraphrases": len(self.para),
+                "edits": len(self.edits), "decided_flags": len(self.decided)}
+
+    def count(self) -> int:
+        return len(self.align) + len(self.para) + len(self.edits)
+
     def apply_edits(self, corpus):
         """``corpus`` (load_pairs output) with the edits applied; edited Nile re-validated."""
         from ..nile.validate import validate

@@ -377,6 +377,20 @@ def _accepts(parser: Lark, e: UnexpectedInput, text: str) -> set[str]:
         return set(getattr(e, "expected", None) or getattr(e, "allowed", None) or ())
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _line_end(text: str, offset: int) -> int:
+    end = text.find("\n", offset)
+    return len(text) if end < 0 else end
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of ``offset``."""
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
 def _to_syntax_error(e: UnexpectedInput, expected: set[str], text: str,
                      source: str) -> NileSyntaxError:
     if isinstance(e, UnexpectedToken) and e.token.type == "$END":
@@ -394,6 +408,12 @@ def _to_syntax_error(e: UnexpectedInput, expected: set[str], text: str,
         line, column = e.line, e.column
     if not text.strip():
         message = "empty intent: expected a scope, 'for …' or 'from … to …'"
+    elif word == "'" and "STRING" in expected and (
+            control := _CONTROL.search(text, offset, _line_end(text, offset))):
+        message = (f"a control character (\\x{ord(control.group()):02x}) in a quoted "
+                   "value: a name is printable text")
+        offset = control.start()
+        line, column = _position(text, offset)
     elif word == "'" and "STRING" in expected:
         message = "unterminated quoted value: the closing ' is missing on this line"
     else:

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import NamedTuple
 
+from ..errors import UsageError
 from .english import English, known_word
 from .english import english as _english
 from .numerals import normalise
@@ -1068,11 +1069,19 @@ _ADDRESS = re.compile(r"(?<![\w.:])(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|"
                       r"[0-9a-f]{2}(?:[:-][0-9a-f]{2}){5})(?![\w.:])", re.I)
 _TOKEN = re.compile(r"[\w'/:.,-]*\w")
 _WORD = re.compile(r"\w")
+#: The longest sentence read, in characters (some patterns take time that grows faster
+#: than the length: 10,000 characters read in about half a second).
+MAX_SENTENCE = 10_000
+
+
 def read(text: str, vocab: Vocabulary | None = None, english: English | None = None) -> Reading:
     """The reading of one sentence (see :class:`Reading`) with a vocabulary and an English
     (default: the shipped ones, ``grammar/vocabulary.toml`` and ``grammar/english.toml``).
     Cheap enough to run on every sentence of a corpus once; :func:`reader` keeps the
     readings of a run."""
+    if len(text) > MAX_SENTENCE:
+        raise UsageError(f"a sentence of {len(text):,} characters: the reading takes at most "
+                         f"{MAX_SENTENCE:,} (a policy sentence, not a document)")
     vocab = vocab or vocabulary()
     e = english or _english()
     said = text

@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import CorpusError, UsageError
 from ..graph.checker import RULES
 from ..judge.verdict import decision
-from .store import ReviewStore, effects
+from .store import ACTIONS, ReviewStore, effects
 
 __all__ = ["LABEL_CONFIG", "import_annotations", "tasks"]
 
@@ -95,9 +95,10 @@ def _reviewer(annotation: dict) -> str:
 
 
 def import_annotations(store: ReviewStore, path: str | Path) -> int:
-    """Record the decisions of a Label Studio JSON export; returns how many. Tasks whose
-    flag is not in the store, and annotations without a decision choice, are named in the
-    error (nothing is recorded then)."""
+    """Record the decisions of a Label Studio JSON export, all or none; returns how many
+    are new (an export imported twice records nothing the second time). Tasks whose flag is
+    not in the store, annotations without a decision choice and malformed tasks are named
+    in the error (nothing is recorded then)."""
     path = Path(path)
     try:
         exported = json.loads(path.read_text(encoding="utf-8"))
@@ -105,6 +106,26 @@ def import_annotations(store: ReviewStore, path: str | Path) -> int:
         raise CorpusError(f"{path}: not a Label Studio JSON export: {e}") from None
     if not isinstance(exported, list):
         raise CorpusError(f"{path}: a Label Studio JSON export is a list of tasks")
+    try:
+        pending = _pending(store, path, exported)
+    except (AttributeError, TypeError, KeyError, IndexError) as e:
+        raise CorpusError(f"{path}: not a Label Studio JSON export of nile-align tasks "
+                          f"({type(e).__name__}: {e}); nothing was imported") from None
+    new = 0
+    with store.batch():
+        for flag_id, action, reviewer, note, answer, when in pending:
+            now = store.current(flag_id)
+            if now and (now["status"], now["reviewer"], now["note"], now["decided_at"]) == (
+                    ACTIONS[action], reviewer, note, when or now["decided_at"]):
+                continue  # imported before: the same export twice changes nothing
+            store.decide(flag_id, action, reviewer=reviewer, note=note, answer=answer,
+                         decided_at=when)
+            new += 1
+    return new
+
+
+def _pending(store: ReviewStore, path: Path, exported: list) -> list[tuple]:
+    """The decisions of an export, every one checked before any is recorded."""
     pending = []
     for n, task in enumerate(exported, 1):
         flag_id = (task.get("data") or {}).get("flag_id")
@@ -128,7 +149,4 @@ def import_annotations(store: ReviewStore, path: str | Path) -> int:
                 raise UsageError(f"{path}: task {n} (flag {flag_id}): {e}") from None
             pending.append((flag_id, _CHOICE[choices[0]], _reviewer(ann), note, answer,
                             ann.get("updated_at") or ann.get("created_at")))
-    for flag_id, action, reviewer, note, answer, when in pending:
-        store.decide(flag_id, action, reviewer=reviewer, note=note, answer=answer,
-                     decided_at=when)
-    return len(pending)
+    return pending

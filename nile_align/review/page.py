@@ -16,6 +16,7 @@ import html
 import ipaddress
 import json
 import secrets
+import sys
 import threading
 from http import HTTPStatus
 from http.cookies import SimpleCookie
@@ -87,7 +88,19 @@ class ReviewServer(ThreadingHTTPServer):
         self.csrf = secrets.token_urlsafe(24)
         self.lock = threading.Lock()  # one SQLite connection: one request at a time uses it
         self.templates = _env()
+        # A DNS-rebinding page reaches this server under its own name: only the names of
+        # the address it is bound to are answered (all of them when bound to every one,
+        # where the token guards it).
+        self.hosts = None if host in ("", "0.0.0.0", "::") else \
+            {"localhost", "127.0.0.1", "[::1]", _bare(host).lower()}
         super().__init__((host, port), _Handler)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A request that broke the handler (a client gone, a malformed request): one line
+        on stderr, no traceback; the server goes on."""
+        error = sys.exc_info()[1]
+        print(f"nile-align review: a request from {client_address[0]} failed: "
+              f"{type(error).__name__}: {error}", file=sys.stderr)
 
     @property
     def url(self) -> str:
@@ -110,6 +123,20 @@ def make_server(folder: str | Path, *, host: str = "127.0.0.1", port: int = 8765
         opened.close()
         raise UsageError(f"cannot listen on {host}:{port}: {e.strerror}; try another --port") \
             from None
+
+
+def _bare(host: str) -> str:
+    """A Host header's or an address's name without its port ("[::1]:8765" -> "[::1]";
+    an IPv6 address is written in brackets)."""
+    if host.startswith("["):
+        return host[:host.find("]") + 1]
+    if host.count(":") > 1:
+        return f"[{host}]"
+    return host.rpartition(":")[0] if ":" in host else host
+
+
+#: The largest form a decision posts (a note, an edited intent).
+MAX_BODY = 1_000_000
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -187,10 +214,39 @@ class _Handler(BaseHTTPRequestHandler):
     def do_HEAD(self) -> None:
         self.do_GET()
 
+    def _known_host(self) -> bool:
+        """Whether the request names this server by a name of its address; a 400 when
+        not (a DNS-rebinding page names its own)."""
+        hosts = self.server.hosts
+        if hosts is None or _bare(self.headers.get("Host", "")).lower() in hosts:
+            return True
+        self._send(HTTPStatus.BAD_REQUEST, "bad request: this review server answers only "
+                   "its own address's names (Host header)\n", "text/plain; charset=utf-8")
+        return False
+
+    def _body(self) -> str | None:
+        """The posted form's text, or None after a 400, 411 or 413 that says why."""
+        said = self.headers.get("Content-Length")
+        refused = None
+        if said is None:
+            refused = (HTTPStatus.LENGTH_REQUIRED, "a form needs a Content-Length")
+        elif not said.strip().isdigit():
+            refused = (HTTPStatus.BAD_REQUEST, "Content-Length is not a length")
+        elif int(said) > MAX_BODY:
+            refused = (HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too large")
+        if refused is None:
+            try:
+                return self.rfile.read(int(said or 0)).decode("utf-8")
+            except UnicodeDecodeError:
+                refused = (HTTPStatus.BAD_REQUEST, "the form is not UTF-8")
+        self.close_connection = True
+        self._send(refused[0], f"bad request: {refused[1]}\n", "text/plain; charset=utf-8")
+        return None
+
     def do_GET(self) -> None:
         url = urlsplit(self.path)
         query = parse_qs(url.query)
-        if self._authorised(query) is not True:
+        if not self._known_host() or self._authorised(query) is not True:
             return
         path = url.path
         if path == "/":
@@ -213,14 +269,12 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         url = urlsplit(self.path)
         query = parse_qs(url.query)
-        if self._authorised(query) is not True:
+        if not self._known_host() or self._authorised(query) is not True:
             return
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > 1_000_000:
-            self._send(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too large\n", "text/plain")
+        body = self._body()
+        if body is None:
             return
-        form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode("utf-8"),
-                                             keep_blank_values=True).items()}
+        form = {k: v[0] for k, v in parse_qs(body, keep_blank_values=True).items()}
         if not self._same_origin() or not hmac.compare_digest(form.get("csrf", ""),
                                                               self.server.csrf):
             self._send(HTTPStatus.FORBIDDEN, "forbidden: cross-site request refused (no valid "

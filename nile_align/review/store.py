@@ -44,12 +44,17 @@ from typing import Any
 
 from ..errors import CorpusError, UsageError
 from ..graph.decisions import Decisions
+from ..guard import cell, write_whole
 
 __all__ = ["ACTIONS", "Decisions", "ReviewStore", "STORE_NAME", "evidence_hash",
            "format_records", "load_decisions", "nile_spans", "read_flags", "suggestion_diff",
            "suggestion_edit"]
 
 STORE_NAME = "review.sqlite"
+#: The marker of a review store in its SQLite header (``PRAGMA application_id``: "NLAR"),
+#: and its schema's version (``PRAGMA user_version``).
+APPLICATION_ID = 0x4E4C4152
+SCHEMA_VERSION = 1
 #: Action → the decision ``status`` it records (Label Studio / Argilla style past tense).
 ACTIONS = {"accept": "accepted", "reject": "rejected", "edit": "edited", "skip": "skipped"}
 
@@ -208,6 +213,35 @@ def _no_intent_effects(flag: dict, action: str, answer: dict, text: str) -> list
     return []
 
 
+def _recognised(path: Path) -> sqlite3.Connection:
+    """A connection to ``path`` once it is known to be a review store, or a new one; an
+    empty file, a file of another kind, a corrupt database or another program's database is
+    refused before anything is written to it."""
+    if path.exists():
+        with open(path, "rb") as f:
+            header = f.read(16)
+        if header != b"SQLite format 3\x00":
+            kind = "an empty file" if not header else "not an SQLite database"
+            raise CorpusError(f"{path}: {kind}, so no review store; nothing was written to it")
+    fresh = not path.exists()
+    db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    try:
+        marker = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.DatabaseError as e:
+        db.close()
+        raise CorpusError(f"{path}: a damaged database ({e}); nothing was written to it") \
+            from None
+    # A store made before the marker holds the flags and decisions tables and no marker.
+    legacy = marker == 0 and (fresh or {"flags", "decisions"} <= tables)
+    if marker != APPLICATION_ID and not legacy:
+        db.close()
+        raise CorpusError(f"{path}: an SQLite database of another program (tables: "
+                          f"{', '.join(sorted(tables)) or 'none'}), not a review store; "
+                          "nothing was written to it")
+    return db
+
+
 class ReviewStore:
     """The SQLite store of one review folder (``DIR/review.sqlite``). Opening it imports the
     folder's flags.jsonl (new flags are added; known ones keep their decisions)."""
@@ -219,12 +253,14 @@ class ReviewStore:
         if not import_flags and not self.path.is_file():
             raise CorpusError(f"{self.path}: no review store here")
         flags = read_flags(self.folder) if import_flags else []
-        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self.db = _recognised(self.path)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA busy_timeout=5000")
         self.db.executescript(_SCHEMA)
+        self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self._migrate()
         self.import_flags(flags)
 
@@ -459,6 +495,11 @@ class ReviewStore:
     def _transaction(self):
         return _Transaction(self.db)
 
+    def batch(self) -> _Transaction:
+        """One transaction around many writes (``with store.batch(): ...``): all of them are
+        stored, or none."""
+        return _Transaction(self.db)
+
     # --- export / import ---------------------------------------------------------------
 
     def export_records(self, *, history: bool = False) -> Iterator[dict]:
@@ -479,7 +520,7 @@ class ReviewStore:
         if path.suffix not in (".jsonl", ".csv"):
             raise UsageError(f"{path}: export to .jsonl or .csv")
         records = list(self.export_records(history=history))
-        path.write_text(format_records(records, path.suffix[1:]), encoding="utf-8")
+        write_whole(path, format_records(records, path.suffix[1:]))
         return len(records)
 
 
@@ -488,14 +529,17 @@ _EXPORT_FIELDS = ["decision_id", "flag_id", "rule", "status", "answer", "reviewe
 
 
 def format_records(records: list[dict], fmt: str) -> str:
-    """Decision records as JSON Lines or CSV (``answer`` as a JSON cell)."""
+    """Decision records as JSON Lines or CSV (``answer`` as a JSON cell; a text that a
+    spreadsheet would run as a formula, such as a reviewer's name or note, gets a leading
+    apostrophe in the CSV)."""
     if fmt == "jsonl":
         return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=_EXPORT_FIELDS)
     w.writeheader()
     for r in records:
-        w.writerow({**r, "answer": json.dumps(r["answer"], ensure_ascii=False)})
+        w.writerow({k: cell(v) for k, v in
+                    {**r, "answer": json.dumps(r["answer"], ensure_ascii=False)}.items()})
     return buf.getvalue()
 
 
@@ -509,12 +553,17 @@ class _Transaction:
 
     def __init__(self, db: sqlite3.Connection):
         self.db = db
+        self.outer = False
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        # Inside a transaction already (a batch: an import), it joins it: all or nothing.
+        self.outer = not self.db.in_transaction
+        if self.outer:
+            self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: Any, *rest: Any) -> None:
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if self.outer:
+            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
 
 
 def load_decisions(path: str | Path) -> Decisions:

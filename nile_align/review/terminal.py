@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..graph.checker import RULES
+from ..guard import printable
 from .store import NileEditError, ReviewStore, nile_spans, suggestion_diff, suggestion_edit
 
 __all__ = ["review_tty"]
@@ -30,11 +31,24 @@ def _nile(text: str):
     return out
 
 
+def _printable(value: Any) -> Any:
+    """A flag with every text's control characters escaped: corpus text is shown, never
+    sent to the terminal as it is (an ESC would start a sequence)."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {k: _printable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_printable(v) for v in value]
+    return value
+
+
 def _show(console: Any, f: dict, counts: dict) -> None:
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
 
+    f = _printable(f)
     state = f["decision"]["status"] if f["decision"] else "open"
     console.rule(f"[bold]{f['rule']}[/] {f['flag_id']} · {state} · "
                  f"{counts['open']} open, {counts['decided']} decided")
@@ -146,7 +160,8 @@ def _review_tty(store: ReviewStore, reviewer: str, console: Any, made: list[int]
                        for w in ([i["canonical"]] if i.get("canonical") else []) + i["written"]]
             options += [("text", t) for t in texts]
             for n, (kind, value) in enumerate(options, 1):
-                console.print(f"  {n}. {'Nile' if kind == 'nile' else 'sentence'}: {value}")
+                console.print(f"  {n}. {'Nile' if kind == 'nile' else 'sentence'}: "
+                              + escape(printable(value)))
             k = Prompt.ask("edit which", choices=[str(n) for n in range(1, len(options) + 1)],
                            console=console)
             field, old = options[int(k) - 1]
@@ -155,13 +170,18 @@ def _review_tty(store: ReviewStore, reviewer: str, console: Any, made: list[int]
         try:
             d = store.decide(current, _KEYS[key], reviewer=reviewer, note=note, answer=answer)
         except NileEditError as e:
-            console.print(f"[red]not saved: the new Nile does not validate[/]\n{e}")
+            console.print("[red]not saved: the new Nile does not validate[/]\n"
+                          + escape(printable(str(e))))
             continue
         except UsageError as e:
-            console.print(f"[red]not saved: {e}[/]")
+            console.print(f"[red]not saved: {escape(printable(str(e)))}[/]")
             continue
         made[0] += 1
-        console.print(f"[green]{d['status']}[/] by {d['reviewer']}")
+        console.print(f"[green]{d['status']}[/] by {escape(printable(d['reviewer']))}")
+        was = d.get("replaced_decision")
+        if was and was["reviewer"] != d["reviewer"]:
+            console.print(f"[yellow]this replaces {escape(printable(was['reviewer']))}'s "
+                          f"decision ({was['status']}, {was['decided_at']})[/]")
         if key == "a":
             _teach(store, f, reviewer, console, lexicon)
         current = store.next_open(after=current)
