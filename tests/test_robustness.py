@@ -459,3 +459,34 @@ def test_any_cells_are_read_or_refused_by_name(rows):
         return
     texts = {b for _, b in rows if isinstance(b, str) and b.strip()}
     assert set(pairs["text"]) <= texts
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=300), st.sampled_from(["nile", "csv", "tsv", "jsonl", "parquet"]))
+def test_any_file_given_to_validate_is_read_or_refused_in_one_line(tmp_path_factory, capsys,
+                                                                   data, ext):
+    """Bytes of any kind under any name: valid, invalid or refused (exit 0, 1, 2), never an
+    exception; a table needs its column named (``--column``)."""
+    folder = tmp_path_factory.mktemp("bytes")
+    path = folder / f"f.{ext}"
+    path.write_bytes(data)
+    argv = ["validate", str(path)] + ([] if ext == "nile" else ["--column", "nile"])
+    assert main(argv) in (0, 1, 2)
+    assert "Traceback" not in capsys.readouterr().err
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.dictionaries(st.sampled_from(["nile", "text", "gold", "system"]), _CELLS,
+                                max_size=4), min_size=1, max_size=4))
+def test_any_json_lines_corpus_is_checked_or_refused_in_one_line(tmp_path_factory, capsys,
+                                                                  rows):
+    folder = tmp_path_factory.mktemp("jsonl")
+    path = folder / "c.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["check", str(path), "--out", str(folder / "o"), "--quiet"]) in (0, 1, 2)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    if (folder / "o" / "alignments.jsonl").exists():
+        assert "NaN" not in (folder / "o" / "alignments.jsonl").read_text()
