@@ -378,11 +378,7 @@ def texts_of(frame, column: str, name: str, *, wide: bool = False):
     """The cells of a text column as strings: a null cell is an empty one (no intent, or a
     sentence skipped); a number, a list or any other value, or a text longer than
     :data:`MAX_TEXT`, is a :class:`CorpusError` naming the file, the column and the row."""
-    import pandas as pd
-
-    values = frame[column]
-    if isinstance(values, pd.DataFrame):
-        raise CorpusError(f"{name}: the column {column!r} is there twice; name each once")
+    values = frame[column]  # one column: pairs_of refused a name given twice
     for value, row in zip(values, frame["row"]):
         if isinstance(value, str):
             if len(value) > MAX_TEXT:

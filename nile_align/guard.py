@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO
 
 from .errors import UsageError
 
@@ -80,15 +81,25 @@ def refuse_overwrite(target: str | Path, *, protected: Iterable[str | Path | Non
     return path
 
 
-def write_whole(path: Path, text: str) -> None:
-    """``text`` into ``path`` under a temporary name, renamed when complete: a full disk or
-    an interruption leaves the previous file, never half of one."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+@contextlib.contextmanager
+def atomic_file(path: Path, mode: str = "w") -> Iterator[IO]:
+    """A file written under a temporary name and renamed when complete; the temporary file
+    is removed when the writing fails or is interrupted (a full disk leaves the previous
+    file, never half of one)."""
+    tmp = path.with_name(path.name + ".tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
+        with open(tmp, mode, encoding=None if "b" in mode else "utf-8") as f:
+            yield f
         os.replace(tmp, path)
     finally:
-        tmp.unlink(missing_ok=True)
+        if tmp.exists():
+            tmp.unlink()
+
+
+def write_whole(path: Path, text: str) -> None:
+    """``text`` into ``path`` whole or not at all (:func:`atomic_file`)."""
+    with atomic_file(path) as f:
+        f.write(text)
 
 
 def _same(a: Path, b: Path) -> bool:

@@ -52,6 +52,7 @@ from .graph.checker import add_counts, check, flag_order, summary_counts, summar
 from .graph.decisions import Decisions
 from .graph.evidence import KnownFacts
 from .graph.translation import build_graph, propagate, sentence_id
+from .guard import atomic_file
 from .judge.verdict import Judge
 from .nile.lexicon import Lexicon
 from .report import (
@@ -61,7 +62,6 @@ from .report import (
     aligned_lines,
     aligned_records,
     alignment_records,
-    atomic_file,
     write_parts,
     write_streams,
     writes_graph,
@@ -393,7 +393,7 @@ def _key(key: tuple) -> str:
 
 
 def _write_lines(path: Path, lines: Iterable[str], header: str = "") -> None:
-    """Lines into ``path``, whole or not at all (:func:`nile_align.report.atomic_file`)."""
+    """Lines into ``path``, whole or not at all (:func:`nile_align.guard.atomic_file`)."""
     with atomic_file(path) as f:
         f.write(header)
         f.writelines(lines)

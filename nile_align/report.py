@@ -12,23 +12,21 @@ with a line pointing to the JSON Lines for the rest.
 
 from __future__ import annotations
 
-import contextlib
 import html
 import io
 import itertools
 import json
 import logging
-import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import networkx as nx
 
 from .graph.checker import RULES, Flag
 from .graph.translation import align_edges
-from .guard import printable
+from .guard import atomic_file, printable, write_whole
 
 __all__ = ["ALIGNED_FORMATS", "GRAPH_FILES_EDGES", "REPORT_FLAGS", "REPORT_ROWS",
            "aligned_lines", "aligned_records", "alignment_records", "atomic_file",
@@ -140,25 +138,6 @@ def _write_aligned(out: Path, lines: Iterable[str], fmt: str) -> tuple[Path, int
     return out / name, n
 
 
-@contextlib.contextmanager
-def atomic_file(path: Path, mode: str = "w") -> Iterator[IO]:
-    """A file written under a temporary name and renamed when complete; the temporary file
-    is removed when the writing fails or is interrupted."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        with open(tmp, mode, encoding=None if "b" in mode else "utf-8") as f:
-            yield f
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    with atomic_file(path) as f:
-        f.write(text)
-
-
 def write_outputs(g: nx.Graph, flags: list[Flag], summary: dict, out: str | Path,
                   *, graphml: bool = True, graph_files: str = "auto",
                   aligned_format: str = "csv", progress: bool | None = False) -> Path:
@@ -216,7 +195,7 @@ def write_streams(out: str | Path, summary: dict, *, alignments: Iterable[str],
                           "aligned_pairs": pairs}
     _graph_files(out, summary, edges, graph, graphml, graph_files)
     report = out / "report.html"
-    _write_atomic(report, render_html(summary, shown.flags, rows))
+    write_whole(report, render_html(summary, shown.flags, rows))
     return report
 
 
@@ -249,7 +228,7 @@ def _graph_files(out: Path, summary: dict, edges: int, graph: Callable[[], nx.Gr
     skipped = f"skipped: {edges:,} edges, more than {GRAPH_FILES_EDGES:,} (--graph-files " \
         f"always writes them)" if graph_files == "auto" else "skipped (--graph-files never)"
     summary["outputs"]["graph_files"] = "written" if write_graph else skipped
-    _write_atomic(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+    write_whole(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
     whole = graph() if write_graph else None
     for name in ("graph.json", "graph.graphml"):
         if whole is None and (out / name).exists():
@@ -304,7 +283,7 @@ def write_parts(out: str | Path, summary: dict, *, parts: int, alignment_rows: i
                           "aligned": "aligned/", "aligned_pairs": aligned_pairs}
     _graph_files(out, summary, edges, graph, True, graph_files)
     report = out / "report.html"
-    _write_atomic(report, render_html(summary, shown.flags, rows))
+    write_whole(report, render_html(summary, shown.flags, rows))
     return report
 
 
