@@ -188,6 +188,42 @@ def test_scores_are_computed_where_a_judge_counts_them(tiny_dir, small_corpus, t
     assert rows and all(isinstance(r["score"], float) for r in rows)
 
 
+def test_judges_that_count_no_score_load_no_weights(tiny_dir, small_corpus, tmp_path,
+                                                    monkeypatch):
+    """Issue 41: where no score will count, check's judges and signature come from the
+    tokenizer alone (the weights are never loaded), and the signature is the one a loaded
+    model gives, so calibrations and caches still find it."""
+    import logging
+
+    from transformers import AutoModelForCausalLM
+
+    from nile_align.cli import build_parser
+    from nile_align.cli.check import _judges
+    from nile_align.judge.scoring import Scorer
+
+    calibrations = tmp_path / "calibrations.json"
+    loaded = Scorer(str(tiny_dir), cache=None)
+    _no_better_than_chance(loaded, calibrations)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the weights were loaded")
+
+    monkeypatch.setattr(AutoModelForCausalLM, "from_pretrained", refuse)
+    args = build_parser().parse_args([
+        "check", str(small_corpus), "--text", "llama", "--model", str(tiny_dir), "--no-cache",
+        "--calibration", str(calibrations), "--out", str(tmp_path / "out")])
+    log = logging.getLogger("nile_align")
+    monkeypatch.setattr(log, "handlers", list(log.handlers))  # _judges keeps what is logged
+    level = log.level
+    try:
+        judge, para_judge, signature, options, said = _judges(args)
+    finally:
+        log.setLevel(level)
+    assert not judge.counts and not para_judge.counts
+    assert signature == str(loaded.signature("net", threshold=judge.threshold))
+    assert any("none computed" in message for _, message in said)
+
+
 def _children(pid: int) -> list[int]:
     return [int(c) for task in Path(f"/proc/{pid}/task").glob("*/children")
             for c in task.read_text().split()]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from review_corpus import checked
 
@@ -415,6 +415,30 @@ def test_a_rebinding_page_gets_nothing(server):
         assert _raw(server, "GET", "/export/decisions.csv", {"Host": host}) == 400
 
 
+def test_bound_to_every_interface_it_answers_its_machines_names_only(out):
+    """Issue 41: on 0.0.0.0 the token guards every request, and still a rebinding page's
+    name gets 400; this machine's name and a name given with ``names`` are answered."""
+    import socket
+
+    from nile_align.review.page import make_server
+
+    server = make_server(out, host="0.0.0.0", port=0, reviewer="tester",
+                         names=["review.example.org"])
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port, path = server.server_address[1], f"/queue?token={server.token}"
+        assert server.token
+        for host in (socket.gethostname(), "localhost", "review.example.org"):
+            # the token is taken: a redirect that sets its cookie
+            assert _raw(server, "GET", path, {"Host": f"{host}:{port}"}) == 303, host
+        for host in (f"evil.example:{port}", "review.example.org.evil.example", ""):
+            assert _raw(server, "GET", path, {"Host": host}) == 400, host
+    finally:
+        server.shutdown()
+        server.server_close()
+        server.store.close()
+
+
 @pytest.mark.parametrize("length, status", [("-1", 400), ("abc", 400), ("99999999", 413),
                                             (None, 411)])
 def test_a_bad_content_length_is_answered_400(server, length, status):
@@ -490,3 +514,70 @@ def test_any_json_lines_corpus_is_checked_or_refused_in_one_line(tmp_path_factor
     assert "Traceback" not in err
     if (folder / "o" / "alignments.jsonl").exists():
         assert "NaN" not in (folder / "o" / "alignments.jsonl").read_text()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_CELLS, _CELLS, _CELLS, _CELLS), min_size=1, max_size=5),
+       st.sampled_from(["labelled", "ratings", "preferences"]))
+def test_any_cells_given_to_evaluate_or_calibrate_are_read_or_refused_by_row(rows, kind):
+    """The readers of ``evaluate`` and ``calibrate`` (labels, MUSHRA ratings, preferences):
+    texts come out as non-empty strings and labels as 0/1, or the error names the row;
+    never another exception, never a coerced text."""
+    from nile_align.evaluation.evaluate import load_labelled, load_preferences, load_ratings
+
+    frame = pd.DataFrame(rows, columns=["nile", "a", "b", "x"])
+    read = {"labelled": lambda: load_labelled(frame, a="a", b="b", label="x"),
+            "ratings": lambda: load_ratings(frame, a="a", b="b", rating="x"),
+            "preferences": lambda: load_preferences(frame, choice="x")}[kind]
+    try:
+        out = read()
+    except CorpusError as e:
+        assert str(e).startswith("<DataFrame> row ")
+        return
+    assert all(isinstance(v, str) and v.strip() for v in out["a"].tolist() + out["b"].tolist())
+    if kind == "preferences":
+        assert set(out["choice"]) <= {"A", "B", "tie"}
+    else:
+        assert set(out["label"]) <= {0, 1}
+        assert kind != "ratings" or out["rating"].between(0, 100).all()
+
+
+_VALID = [{"nile": "for endpoint('guests') block service('ftp')", "text": "Guests cannot use FTP",
+           "label": 1},
+          {"nile": "for endpoint('guests') allow service('ftp')", "text": "Guests cannot use FTP",
+           "label": 0}]
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory) -> Path:
+    from tiny_model import build_tiny_model
+
+    return build_tiny_model(tmp_path_factory.mktemp("tiny"))
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.dictionaries(st.sampled_from(["nile", "text", "label"]), _CELLS,
+                                max_size=3), min_size=1, max_size=4),
+       st.sampled_from(["score", "calibrate", "evaluate"]))
+@example(_VALID, "score")
+@example(_VALID, "calibrate")
+@example(_VALID, "evaluate")
+def test_any_json_lines_given_to_score_evaluate_or_calibrate_ends_in_one_line(
+        tmp_path_factory, capsys, monkeypatch, tiny_model, rows, command):
+    """Any JSON Lines table to ``score``, ``calibrate`` or ``evaluate`` (a tiny model
+    scores): exit 0, 1 or 2, no traceback, no NaN on stdout and nothing written outside
+    the files it was given."""
+    folder = tmp_path_factory.mktemp(command)
+    monkeypatch.chdir(folder)
+    (folder / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    argv = {"score": ["score", "t.jsonl", "--a", "nile", "--b", "text"],
+            "calibrate": ["calibrate", "t.jsonl", "--bootstrap", "10", "--out", "cal.json"],
+            "evaluate": ["evaluate", "t.jsonl", "--bootstrap", "10", "--format", "json"]
+            }[command]
+    status = main([*argv, "--model", str(tiny_model), "--no-cache", "--quiet"])
+    out, err = capsys.readouterr()
+    assert status in (0, 1, 2)
+    assert rows is not _VALID or (status == 0 and out), err
+    assert "Traceback" not in err and "NaN" not in out
+    assert {p.name for p in folder.iterdir()} <= {"t.jsonl", "cal.json"}

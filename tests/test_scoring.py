@@ -150,6 +150,25 @@ def test_signature_names_everything_that_changes_a_score(tiny):
         tiny.signature("net", "generate")
 
 
+def test_a_scorer_without_weights_signs_as_the_loaded_one_and_computes_nothing(
+        tiny, tiny_dir, monkeypatch):
+    """Issue 41: ``weights=False`` loads the tokenizer alone; its signatures are the loaded
+    model's (so calibrations and the score cache find them), and asking it for a score is
+    a usage error, not a crash inside transformers."""
+    from transformers import AutoModelForCausalLM
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the weights were loaded")
+
+    monkeypatch.setattr(AutoModelForCausalLM, "from_pretrained", refuse)
+    signer = Scorer(str(tiny_dir), cache=None, weights=False)
+    assert signer.model is None
+    for template, method in (("net", "pluie"), ("para", "pluie"), ("net", "two_pass")):
+        assert signer.signature(template, method) == tiny.signature(template, method)
+    with pytest.raises(UsageError, match="without weights"):
+        signer.score(a=["guests block"], b=["block guests"])
+
+
 def test_result_cache_serves_reruns_and_is_keyed_by_context(tiny, tmp_path):
     a, b = random_pairs(12, seed=8)
     db = tmp_path / "scores.sqlite"

@@ -212,10 +212,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _judges_apart(args: argparse.Namespace) -> tuple[Future, ProcessPoolExecutor]:
     """The judges, the signature and the scorer the model options describe (a future of
-    them), made in a process of its own while the check starts (the model's memory goes with
-    it: the driver of a check holds integers per pair, not a model); what that process says
-    is said here when they are made. Where scores are computed, each task's process loads
-    the model once (:class:`~nile_align.judge.scoring.LazyScorer`); this one never."""
+    them), made in a process of its own while the check starts, from the model's tokenizer
+    alone (the driver of a check holds integers per pair, never a model); what that process
+    says is said here when they are made. Where scores are computed, each task's process
+    loads the model once (:class:`~nile_align.judge.scoring.LazyScorer`); where none
+    counts, no process loads it."""
     import logging
     import multiprocessing
 
@@ -259,7 +260,7 @@ def _judges(args: argparse.Namespace) -> tuple:
     log = logging.getLogger("nile_align")
     log.handlers[:] = [Kept()]
     log.setLevel(logging.WARNING if args.quiet else logging.INFO)
-    scorer = make_scorer(args, local=True)
+    scorer = make_scorer(args, local=True, weights=False)  # workers load the weights
     judge = make_judge(args, scorer, args.template)
     para_judge = make_judge(args, scorer, args.template, kind="nl-nl", say=False)
     _say_scores(args, scorer, judge, para_judge)

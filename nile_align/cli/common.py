@@ -89,9 +89,10 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
                    help="with --engine ray: GPUs each actor reserves")
 
 
-def make_scorer(args: argparse.Namespace, *, local: bool = False):
+def make_scorer(args: argparse.Namespace, *, local: bool = False, weights: bool = True):
     """The Scorer the model options describe, or its Ray front with --engine ray (unless
-    ``local``: the driver's own, for signatures and calibrations)."""
+    ``local``: the driver's own, for signatures and calibrations; without ``weights``, one
+    that only signs)."""
     quiet_transformers(args.quiet)
     options = dict(device=args.device, dtype=args.dtype, templates=args.templates,
                    adapter=args.adapter, cache=None if args.no_cache else args.cache,
@@ -104,7 +105,7 @@ def make_scorer(args: argparse.Namespace, *, local: bool = False):
                          gpus_per_worker=args.gpus_per_worker, model=args.model, **options)
     from ..judge.scoring import Scorer
 
-    return Scorer(args.model, **options)
+    return Scorer(args.model, weights=weights, **options)
 
 
 def template_first(args: argparse.Namespace, name: str, method: str = "pluie") -> None:

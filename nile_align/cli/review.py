@@ -49,6 +49,10 @@ def _add_review(sub) -> None:
                    help="port of the page, 0 to 65535 (0: any free one)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on; anything but loopback requires a token")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a Host name to answer besides the address's own (a proxy's, a DNS "
+                        "alias); repeat for more. Others get 400: a DNS-rebinding page "
+                        "names its own")
     p.add_argument("--token", help="the token to require (default: a random one off loopback)")
     p.add_argument("--reviewer", default=getpass.getuser(),
                    help="your name on the decisions (the page lets each reviewer set theirs)")
@@ -149,7 +153,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     from ..review.page import make_server
 
     server = make_server(args.folder, host=args.host, port=args.port, token=args.token,
-                         reviewer=args.reviewer, store=args.store)
+                         reviewer=args.reviewer, store=args.store, names=args.allow_host)
     counts = server.store.counts()
     print(server.url, flush=True)
     say(f"nile-align review: {counts['total']} flags ({counts['open']} open) from "

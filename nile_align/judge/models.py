@@ -230,8 +230,10 @@ def _hub_unreachable(timeout: float = 3.0) -> str | None:
     return None
 
 
-def _load_pretrained(spec: ModelSpec, dtype, tried: list[str]):
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+def _load_pretrained(spec: ModelSpec, dtype, tried: list[str], weights: bool = True):
+    """A model directory or Hub id's model and tokenizer (without ``weights``: its config
+    in the model's place, which names the Hub commit)."""
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
 
     attempts = [True] if spec.kind == "dir" or os.environ.get("HF_HUB_OFFLINE") == "1" \
         else [True, False]
@@ -246,6 +248,9 @@ def _load_pretrained(spec: ModelSpec, dtype, tried: list[str]):
             "the Hugging Face cache" if local_only else "the Hugging Face Hub")
         try:
             tok = AutoTokenizer.from_pretrained(spec.location, local_files_only=local_only)
+            if not weights:
+                return AutoConfig.from_pretrained(spec.location,
+                                                  local_files_only=local_only), tok
             model = AutoModelForCausalLM.from_pretrained(spec.location,
                                                          local_files_only=local_only,
                                                          dtype=dtype)
@@ -260,55 +265,88 @@ def _load_pretrained(spec: ModelSpec, dtype, tried: list[str]):
                          + "\nPass a local model directory or .gguf file with --model.") from last
 
 
+def _gguf_tokenizer(spec: ModelSpec, digest: str):
+    """A GGUF file's tokenizer alone (from its converted copy when there is one): what a
+    signature needs, in about a second instead of the model's load."""
+    from transformers import AutoTokenizer
+
+    converted = cache_root() / "models" / f"{spec.display}-{digest[:16]}"
+    if (converted / "complete").is_file():
+        return AutoTokenizer.from_pretrained(converted, local_files_only=True)
+    path = Path(spec.location)
+    return AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name,
+                                         local_files_only=True)
+
+
 def load_model(model: str | None = "default", *, device: str = "auto",
-               dtype: str = "auto", adapter: str | None = None) -> LoadedModel:
+               dtype: str = "auto", adapter: str | None = None,
+               weights: bool = True) -> LoadedModel:
     """Load the model and tokenizer once; see :func:`resolve_model` for what ``model`` may be.
     ``adapter``: a LoRA adapter folder (peft), merged into the weights so that scoring
-    costs what the base model costs."""
+    costs what the base model costs. Without ``weights``, only the tokenizer loads
+    (``model`` is None): everything a signature names, for a check whose judges count no
+    score."""
 
     spec = resolve_model(model)
     dev = _device(device)
     tdtype = _torch_dtype(dtype, dev)
     identity = spec.identity()
     tried: list[str] = []
-    log.info("loading %s (%s) on %s", spec.display, spec.kind, dev)
+    if weights:
+        log.info("loading %s (%s) on %s", spec.display, spec.kind, dev)
+    hf_model: Any = None
     if spec.kind == "gguf":
         try:
-            hf_model, tok = _load_gguf(spec, identity, tdtype)
+            if weights:
+                hf_model, tok = _load_gguf(spec, identity, tdtype)
+            else:
+                tok = _gguf_tokenizer(spec, identity)
         except Exception as e:
             raise ModelLoadError(f"cannot load GGUF file {spec.location}: {e}") from e
     else:
-        hf_model, tok = _load_pretrained(spec, tdtype, tried)
+        hf_model, tok = _load_pretrained(spec, tdtype, tried, weights)
         if spec.kind == "hub":
-            identity = getattr(hf_model.config, "_commit_hash", None) or identity
+            config = hf_model.config if weights else hf_model
+            identity = getattr(config, "_commit_hash", None) or identity
+        if not weights:
+            hf_model = None
     if adapter is not None:
-        hf_model, identity, spec = _merge_adapter(hf_model, adapter, identity, spec)
-    hf_model.to(dev)
-    hf_model.eval()
-    grouped = enable_grouped_attention(hf_model)
+        identity, spec = _adapter_identity(adapter, identity, spec)
+        if weights:
+            hf_model = _merge_adapter(hf_model, adapter)
     if tok.chat_template is None:
         raise ModelLoadError(f"{spec.display}: the tokenizer has no chat template; *-PLUIE "
                              f"needs an instruction-tuned model with one")
+    dtype_name = str(tdtype).replace("torch.", "")
+    if hf_model is None:
+        return LoadedModel(None, tok, spec, identity, dev, dtype_name, None)
+    hf_model.to(dev)
+    hf_model.eval()
+    grouped = enable_grouped_attention(hf_model)
     limit = getattr(hf_model.config, "max_position_embeddings", None)
     tok_limit = getattr(tok, "model_max_length", None)
     if tok_limit and tok_limit < 10**7:
         limit = min(limit, tok_limit) if limit else tok_limit
-    return LoadedModel(hf_model, tok, spec, identity, dev, str(tdtype).replace("torch.", ""),
-                       limit, grouped)
+    return LoadedModel(hf_model, tok, spec, identity, dev, dtype_name, limit, grouped)
 
 
-def _merge_adapter(model, adapter: str, identity: str, spec: ModelSpec):
-    """Merge a peft LoRA adapter into ``model``; the identity then covers both weights."""
-    from peft import PeftModel
-
+def _adapter_identity(adapter: str, identity: str, spec: ModelSpec) -> tuple[str, ModelSpec]:
+    """The identity and name of a model with a LoRA adapter merged in: the base weights'
+    identity and the adapter's files, hashed together."""
     folder = Path(adapter)
-    weights = sorted(folder.glob("adapter_model.*")) + sorted(folder.glob("adapter_config.json"))
     if not (folder / "adapter_config.json").is_file():
         raise ModelLoadError(f"{adapter}: not a LoRA adapter folder (no adapter_config.json)")
+    weights = sorted(folder.glob("adapter_model.*")) + sorted(folder.glob("adapter_config.json"))
     digest = hashlib.sha256(identity.encode())
     for w in weights:
         digest.update(w.read_bytes())
-    merged = PeftModel.from_pretrained(model, str(folder)).merge_and_unload()
     spec = ModelSpec(spec.kind, spec.location, f"{spec.display}+{folder.resolve().name}",
                      spec.tried)
-    return merged, digest.hexdigest()[:16], spec
+    return digest.hexdigest()[:16], spec
+
+
+def _merge_adapter(model, adapter: str):
+    """Merge a peft LoRA adapter into ``model``."""
+    from peft import PeftModel
+
+    return PeftModel.from_pretrained(model, str(Path(adapter))).merge_and_unload()

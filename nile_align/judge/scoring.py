@@ -195,15 +195,17 @@ class Scorer:
     ``model`` is ``"default"`` (the embedded SmolLM2-135M-Instruct GGUF), a ``.gguf``
     file, a local model directory or a Hub id; ``cache`` is a SQLite path, ``"default"``
     (under ``$NILE_ALIGN_CACHE`` or ``~/.cache/nile_align``) or None to disable it.
+    ``weights=False`` loads the tokenizer alone: a Scorer that signs, for a caller that
+    needs the signature and the calibrations its scores would have but computes none.
     """
 
     def __init__(self, model: str | None = "default", *, device: str = "auto",
                  dtype: str = "auto", templates: str | Path | None = None,
                  cache: str | Path | None = DEFAULT_CACHE, batch_size: int = 16,
                  threshold: float = 0.0, loaded: LoadedModel | None = None,
-                 adapter: str | None = None) -> None:
-        self.loaded = loaded if loaded is not None else load_model(model, device=device,
-                                                                   dtype=dtype, adapter=adapter)
+                 adapter: str | None = None, weights: bool = True) -> None:
+        self.loaded = loaded if loaded is not None else load_model(
+            model, device=device, dtype=dtype, adapter=adapter, weights=weights)
         # What a worker process needs to load the same model itself (:meth:`__reduce__`).
         self._options = (model if loaded is None else self.loaded.spec.location, device, dtype,
                          None if templates is None else str(templates),
@@ -217,7 +219,8 @@ class Scorer:
         self._templates: dict[str, Template] = {}
         self._prefixes: dict[str, _Context | None] = {}
         self._answers: dict[str, tuple[int, int]] = {}
-        params = inspect.signature(self.model.forward).parameters
+        params = inspect.signature(self.model.forward).parameters \
+            if self.model is not None else {}
         self._keep_arg = next((k for k in ("logits_to_keep", "num_logits_to_keep")
                                if k in params), None)
         # The key/value cache's argument: ``cache`` where the model takes it (transformers
@@ -246,6 +249,13 @@ class Scorer:
         t = self.template(template)
         return self.tokenizer.apply_chat_template(t.render(a=a, b=b, **extra), tokenize=False,
                                                   add_generation_prompt=True)
+
+    def _weights(self) -> Any:
+        if self.model is None:
+            raise UsageError(f"this Scorer of {self.loaded.spec.display} was made without "
+                             f"weights (weights=False): it signs scores, it cannot compute "
+                             f"them")
+        return self.model
 
     def _encode(self, text: str) -> list[int]:
         # The chat template already holds every special token (as apply_chat_template does).
@@ -364,7 +374,7 @@ class Scorer:
         if self._keep_arg:
             kwargs[self._keep_arg] = 1  # logits of the last position only
         with torch.inference_mode():
-            out = self.model(input_ids=ids.to(dev), attention_mask=attention.to(dev),
+            out = self._weights()(input_ids=ids.to(dev), attention_mask=attention.to(dev),
                              position_ids=positions.to(dev), **kwargs)
         return out, attention, offset + mask.sum(1)
 
@@ -424,7 +434,7 @@ class Scorer:
         def loss(seq: list[int]) -> tuple[float, int]:
             ids = torch.tensor([seq], device=self.loaded.device)
             with torch.inference_mode():
-                logits = self.model(input_ids=ids).logits[0, :-1].double()
+                logits = self._weights()(input_ids=ids).logits[0, :-1].double()
             nll = -torch.log_softmax(logits, -1).gather(1, ids[0, 1:, None]).sum()
             return float(nll) / (len(seq) - 1), len(seq) - 1
 
@@ -445,7 +455,7 @@ class Scorer:
             ids, mask = self._padded(batch)
             width = ids.shape[1]
             with torch.inference_mode():
-                out = self.model.generate(input_ids=ids.to(self.loaded.device),
+                out = self._weights().generate(input_ids=ids.to(self.loaded.device),
                                           attention_mask=mask.to(self.loaded.device),
                                           max_new_tokens=t.max_new_tokens, do_sample=False,
                                           pad_token_id=self._pad_id)

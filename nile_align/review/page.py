@@ -16,8 +16,10 @@ import html
 import ipaddress
 import json
 import secrets
+import socket
 import sys
 import threading
+from collections.abc import Sequence
 from http import HTTPStatus
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -83,16 +85,14 @@ class ReviewServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, store: ReviewStore, host: str, port: int, *, token: str | None,
-                 reviewer: str = ""):
+                 reviewer: str = "", names: Sequence[str] = ()):
         self.store, self.token, self.reviewer = store, token, reviewer
         self.csrf = secrets.token_urlsafe(24)
         self.lock = threading.Lock()  # one SQLite connection: one request at a time uses it
         self.templates = _env()
         # A DNS-rebinding page reaches this server under its own name: only the names of
-        # the address it is bound to are answered (all of them when bound to every one,
-        # where the token guards it).
-        self.hosts = None if host in ("", "0.0.0.0", "::") else \
-            {"localhost", "127.0.0.1", "[::1]", _bare(host).lower()}
+        # the address it is bound to are answered, and the ``names`` it is told.
+        self.hosts = own_names(host) | {_bare(n).lower() for n in names}
         super().__init__((host, port), _Handler)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
@@ -110,19 +110,36 @@ class ReviewServer(ThreadingHTTPServer):
 
 def make_server(folder: str | Path, *, host: str = "127.0.0.1", port: int = 8765,
                 token: str | None = None, reviewer: str = "",
-                store: str | Path | None = None) -> ReviewServer:
+                store: str | Path | None = None, names: Sequence[str] = ()) -> ReviewServer:
     """A review server for the ``check`` output in ``folder`` (not yet serving: call
     ``serve_forever``). Off loopback a token is required; one is made when not given.
-    ``store``: the decision store (default ``folder/review.sqlite``)."""
+    ``store``: the decision store (default ``folder/review.sqlite``); ``names``: Host
+    names to answer besides the address's own (a proxy's, a DNS alias)."""
     if not is_loopback(host) and not token:
         token = secrets.token_urlsafe(18)
     opened = ReviewStore(folder, path=store)
     try:
-        return ReviewServer(opened, host, port, token=token, reviewer=reviewer)
+        return ReviewServer(opened, host, port, token=token, reviewer=reviewer, names=names)
     except OSError as e:
         opened.close()
         raise UsageError(f"cannot listen on {host}:{port}: {e.strerror}; try another --port") \
             from None
+
+
+def own_names(host: str) -> set[str]:
+    """The Host names that reach an address: loopback's, the address itself and, bound to
+    every interface, this machine's names and the addresses they resolve to."""
+    names = {"localhost", "127.0.0.1", "[::1]", _bare(host).lower()}
+    if host not in ("", "0.0.0.0", "::"):
+        return names
+    for name in {socket.gethostname(), socket.getfqdn()}:
+        names.add(name.lower())
+        try:
+            found = socket.getaddrinfo(name, None)
+        except OSError:  # a name this machine cannot resolve names only itself
+            continue
+        names.update(_bare(str(info[4][0])).lower() for info in found)
+    return names
 
 
 def _bare(host: str) -> str:
@@ -221,7 +238,8 @@ class _Handler(BaseHTTPRequestHandler):
         if hosts is None or _bare(self.headers.get("Host", "")).lower() in hosts:
             return True
         self._send(HTTPStatus.BAD_REQUEST, "bad request: this review server answers only "
-                   "its own address's names (Host header)\n", "text/plain; charset=utf-8")
+                   "its own address's names (Host header); name others with "
+                   "--allow-host\n", "text/plain; charset=utf-8")
         return False
 
     def _body(self) -> str | None:
