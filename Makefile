@@ -69,7 +69,7 @@ test: $(STAMP) $(CHROMIUM)
 
 # The documentation site (mkdocs.yml): strict, so a broken link, page or reference fails it.
 docs: $(STAMP)
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict  # not --quiet: it hides the warnings strict counts
 
 # The README's pictures of the review page and of the report's system comparison, taken by
 # the browser tests.

@@ -297,18 +297,30 @@ def load_pairs(source, *, nile: str = "nile", text: str = "text", system: str = 
                lenient: bool = False, fmt: str | None = None, progress: bool | None = False):
     """An aligned corpus as one row per (intent, sentence) with its Nile validated.
 
-    ``source`` is a path (CSV/TSV/JSONL/Parquet, ``-`` for stdin) or a DataFrame. Long
-    format has a ``nile`` and a ``text`` column (``system``, ``id``, ``gold`` optional);
-    ``wide`` names one text column per translating system (NEAT-style triplets) instead.
     An empty ``nile`` cell is a sentence without an intent, which may inherit one by (6).
-    Invalid Nile keeps its row, with ``valid`` False and the validator's message in
-    ``error``, so it can become an ``invalid_nile`` flag; valid Nile keeps its parsed
-    :class:`~nile_align.nile.intent.Intent` in ``intent`` (one object per meaning), so no
-    later stage parses it again. A row with no sentence (an empty
-    text cell; in a wide table, one system that left its cell empty) has nothing to check:
-    it is skipped, and accounted for in ``attrs["corpus"]``: ``rows`` (data rows read) and
-    ``skipped_rows`` (each with its row number, system and reason). ``progress``: a bar on
-    stderr (None: only on a terminal).
+    A row with no sentence (an empty text cell; in a wide table, one system that left its
+    cell empty) has nothing to check: it is skipped.
+
+    Args:
+        source: A path (CSV/TSV/JSONL/Parquet, ``-`` for stdin) or a DataFrame.
+        nile: The Nile column.
+        text: The sentence column (long format).
+        system: The column of the translating system (optional).
+        id: The column of the row ids (optional).
+        gold: The column of the expert labels (optional).
+        wide: Instead of ``text`` and ``system``, one text column per translating system
+            (NEAT-style triplets).
+        lenient: Also accept the quirks of old corpora in the Nile, normalised.
+        fmt: The format of the file (None: from its suffix).
+        progress: A bar on stderr (None: only on a terminal).
+
+    Returns:
+        One row per pair. Invalid Nile keeps its row, with ``valid`` False and the
+            validator's message in ``error``, so it can become an ``invalid_nile`` flag;
+            valid Nile keeps its parsed :class:`~nile_align.nile.intent.Intent` in
+            ``intent`` (one object per meaning), so no later stage parses it again. The
+            skipped rows are accounted for in ``attrs["corpus"]``: ``rows`` (data rows
+            read) and ``skipped_rows`` (each with its row number, system and reason).
     """
     import pandas as pd
 

@@ -226,11 +226,16 @@ def _load(ref: _Ref) -> Any:
 
 
 class LocalEngine:
-    """Tasks in a pool of ``processes`` worker processes on this machine (default: one per
-    core; 1 runs them in this process, one after the other). Results are kept in a spool
-    folder on disk (``spool``: its parent; default the system's temporary folder), so a
-    result the driver does not ask for never passes through its memory. A worker that dies
-    is replaced and its tasks run again (``retries`` times)."""
+    """Tasks in a pool of worker processes on this machine. Results are kept in a spool
+    folder on disk, so a result the driver does not ask for never passes through its
+    memory. A worker that dies is replaced and its tasks run again.
+
+    Args:
+        processes: How many worker processes (default: one per core; 1 runs the tasks in
+            this process, one after the other).
+        spool: The parent of the spool folder (default the system's temporary folder).
+        retries: How many times the tasks of a worker that dies run again.
+    """
 
     name = "local"
     address = None
@@ -380,9 +385,16 @@ class LocalEngine:
 
 
 class RayEngine:
-    """The tasks on a Ray cluster: ``address`` a running one (``ray start --head`` prints
-    it), None a local one started here (and stopped by :meth:`close`). A task whose worker
-    dies is run again by Ray (``retries`` times)."""
+    """The tasks on a Ray cluster, a running one or a local one started here. A task whose
+    worker dies is run again by Ray.
+
+    Args:
+        address: A running cluster's address (``ray start --head`` prints it); None starts
+            a local one here (stopped by :meth:`close`).
+        retries: How many times Ray runs again a task whose worker dies.
+        object_store_gib: The size of a local cluster's object store, in GiB (None: Ray's
+            default).
+    """
 
     name = "ray"
 

@@ -587,17 +587,42 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
                     chunk_rows: int = CHUNK_ROWS, partition_rows: int = PARTITION_ROWS,
                     lexicon: Lexicon | None = None,
                     progress: bool | None = False) -> PartitionedResult:
-    """Check ``source`` (a corpus file, or a DataFrame: a table or a corpus already loaded)
-    as partitions on ``engine`` (:mod:`nile_align.engines`) and write the outputs into
-    ``out`` as ``layout`` says (:data:`LAYOUTS`), with ``engine`` in summary.json.
-    ``judge``/``para_judge``/``signature``: resolved on the driver (the model's
-    calibrations); ``score``: the score function of the scores that are computed (in the
-    tasks). Or ``judges``, the four still being made elsewhere (a
-    :class:`concurrent.futures.Future` of them, as ``nile-align check`` loads the model in
-    a process of its own): the scan starts meanwhile (an error making them stops it as
-    soon as a chunk is done). ``lexicon``: the English and vocabulary every sentence is read
-    with (default the shipped ones). Ctrl-C cancels the tasks and leaves no output
-    half-written."""
+    """Check ``source`` as partitions on ``engine`` and write the outputs into ``out`` as
+    ``layout`` says, with ``engine`` in summary.json. Ctrl-C cancels the tasks and leaves
+    no output half-written.
+
+    Args:
+        source: A corpus file, or a DataFrame (a table or a corpus already loaded).
+        out: The folder the outputs are written into.
+        engine: Where the tasks run (:mod:`nile_align.engines`).
+        columns: The names of the corpus' columns.
+        judge: What an NL↔Nile score is worth, resolved on the driver (the model's
+            calibrations).
+        para_judge: What an NL↔NL score is worth, resolved on the driver.
+        signature: The scores' signature, resolved on the driver.
+        score: The score function of the scores that are computed (in the tasks).
+        judges: Instead of ``judge``, ``para_judge``, ``signature`` and ``score``, the four
+            still being made elsewhere (a :class:`concurrent.futures.Future` of them, as
+            ``nile-align check`` loads the model in a process of its own): the scan starts
+            meanwhile (an error making them stops it as soon as a chunk is done).
+        template: The *-PLUIE template of the scores.
+        candidates: How many nearest sentences of other intents each sentence is compared
+            with.
+        max_hops: How many steps of (6) propagation takes at most (at least 1).
+        decisions: Reviewed decisions, the strongest evidence.
+        scores: Which scores are computed (:data:`nile_align.graph.translation.SCORES`).
+        graph_files: When graph.json and graph.graphml are written (``auto``, ``always``,
+            ``never``).
+        aligned_format: The aligned corpus' format (``csv`` or ``neat``).
+        layout: How the outputs are written (:data:`LAYOUTS`).
+        fmt: The format of the corpus file (None: from its suffix).
+        lenient: Also accept the quirks of old corpora in the Nile, normalised.
+        chunk_rows: Input rows per scan task (:data:`CHUNK_ROWS`).
+        partition_rows: Pairs per partition (:data:`PARTITION_ROWS`).
+        lexicon: The English and vocabulary every sentence is read with (default the shipped
+            ones).
+        progress: Bars on stderr (None: only on a terminal).
+    """
     import pandas as pd
 
     from .graph.translation import computed_scores

@@ -31,8 +31,18 @@ SMALL_BYTES = 2_000_000
 @dataclass
 class CheckResult:
     """What a check produced: its summary, where the report is, the number of open flags,
-    the time of each pass and, when the graph files are written (up to their size limit,
-    or ``graph_files="always"``), the whole graph. :attr:`flags` reads the flags back."""
+    the time of each pass and, when the graph files are written, the whole graph.
+    :attr:`flags` reads the flags back.
+
+    Attributes:
+        summary: The check's summary (what summary.json holds).
+        report: The report's path (None where the outputs went to a temporary folder).
+        open_flags: The number of flags still open.
+        timings: The seconds each pass took (scan, candidates, plan, check, write).
+        graph: The whole graph when the graph files are written (up to their size limit, or
+            ``graph_files="always"``); else None.
+        out: The output folder (None: a temporary one, removed).
+    """
 
     summary: dict
     report: Path | None
@@ -65,33 +75,58 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
               layout: str | None = None, chunk_rows: int = CHUNK_ROWS,
               partition_rows: int = PARTITION_ROWS, vocabulary: Any = None,
               progress: bool | None = False, force: bool = False) -> CheckResult:
-    """Check a corpus: ``corpus`` a file (CSV, TSV, JSON Lines, Parquet; ``columns`` name
-    its columns) or a DataFrame (a table with those columns, or a corpus already loaded by
-    :func:`~nile_align.corpus.load_pairs`). Writes the outputs into ``out`` (None: a
-    temporary folder, removed; the flags and the graph stay in the result).
+    """Check a corpus and write the outputs into ``out``.
 
-    ``scorer``: a Scorer or a score function (a, b) -> scores, for the scores that are
-    computed (``scores``: :data:`nile_align.graph.translation.SCORES`; None, with no judge
-    given: no model, the facts decide); ``judge``/``threshold``: what a score is worth
-    (default: the model's calibrations, see
-    :func:`~nile_align.graph.translation.resolve_judges`); ``signature``: the scores'
-    (default: the scorer's; given where no score is computed and the model is not kept).
-    ``judges``: instead of those four, a future of ``(judge, para_judge, signature,
-    scorer)`` being made elsewhere (``nile-align check`` loads the model in a process of its
-    own): the corpus is read meanwhile.
-    ``engine``: where the partitions run (:mod:`nile_align.engines`; default a pool of this
-    machine's cores, or this process for a small corpus). ``layout``: single files
-    (``files``, the default here) or a folder of parts (``parts``, the default on Ray):
-    :data:`nile_align.partitioned.LAYOUTS`.
+    Args:
+        corpus: A file (CSV, TSV, JSON Lines, Parquet) or a DataFrame (a table with the
+            ``columns``, or a corpus already loaded by :func:`~nile_align.corpus.load_pairs`).
+        scorer: A Scorer or a score function (a, b) -> scores, for the scores that are
+            computed. None, with no judge given: no model, the facts decide.
+        out: The folder the outputs are written into (None: a temporary folder, removed).
+        engine: Where the partitions run (:mod:`nile_align.engines`; default a pool of this
+            machine's cores, or this process for a small corpus).
+        columns: The names of the corpus' columns (default ``nile``, ``text``, ``system``,
+            ``id``, ``gold``).
+        fmt: The format of the corpus file (``csv``, ``tsv``, ``jsonl``, ``parquet``; None:
+            from its suffix).
+        lenient: Also accept the quirks of old corpora in the Nile, normalised.
+        template: The *-PLUIE template of the scores (default ``net``, Net-PLUIE).
+        threshold: What a score is worth: the threshold T, overriding the calibrations'
+            (for a plain score function, a score counts above it; default 0).
+        candidates: How many nearest sentences of other intents each sentence is compared
+            with.
+        max_hops: How many steps of (6) propagation takes at most (at least 1).
+        decisions: Reviewed decisions (:func:`nile_align.review.load_decisions`) or their
+            records: corpus edits are applied first, alignments and paraphrases override the
+            scores, and a flag decided on the same evidence comes back with status
+            ``decided`` instead of ``open``.
+        judge: What an NL↔Nile score is worth (default: the model's calibrations, see
+            :func:`~nile_align.graph.translation.resolve_judges`).
+        para_judge: What an NL↔NL score is worth (default: likewise).
+        signature: The scores' signature (default: the scorer's; given where no score is
+            computed and the model is not kept).
+        judges: Instead of ``judge``, ``para_judge``, ``signature`` and ``scorer``, a future
+            of ``(judge, para_judge, signature, scorer)`` being made elsewhere
+            (``nile-align check`` loads the model in a process of its own): the corpus is
+            read meanwhile.
+        scores: Which scores are computed (:data:`nile_align.graph.translation.SCORES`).
+        graph_files: When graph.json and graph.graphml are written: see
+            :func:`nile_align.report.write_outputs`.
+        aligned_format: The aligned corpus' format: see
+            :func:`nile_align.report.write_outputs`.
+        layout: Single files (``files``, the default here) or a folder of parts (``parts``,
+            the default on Ray): :data:`nile_align.partitioned.LAYOUTS`.
+        chunk_rows: Input rows per scan task (:data:`nile_align.partitioned.CHUNK_ROWS`).
+        partition_rows: Pairs per partition (:data:`nile_align.partitioned.PARTITION_ROWS`).
+        vocabulary: A deployment's names and conventions every sentence is read with (a
+            :class:`~nile_align.nile.lexicon.Lexicon`, a shipped overlay's name such as
+            ``"lumi"``, or an overlay file; default the shipped vocabulary).
+        progress: Bars on stderr (None: only on a terminal).
+        force: Write the outputs even where they would replace an input of the check or
+            files of the output names that no earlier check wrote.
 
-    ``decisions`` (:func:`nile_align.review.load_decisions`): corpus edits are applied
-    first, alignments and paraphrases override the scores, and a flag decided on the same
-    evidence comes back with status ``decided`` instead of ``open``. ``graph_files`` and
-    ``aligned_format``: see :func:`nile_align.report.write_outputs`; ``vocabulary``: a
-    deployment's names and conventions every sentence is read with (a
-    :class:`~nile_align.nile.lexicon.Lexicon`, a shipped overlay's name such as ``"lumi"``,
-    or an overlay file; default the shipped vocabulary); ``progress``: bars on stderr
-    (None: only on a terminal).
+    Returns:
+        What the check produced; with no ``out``, the flags and the graph stay in it.
     """
     from .graph.translation import resolve_judges
     from .nile.lexicon import Lexicon, lexicon

@@ -300,7 +300,8 @@ def _say_summary(args: argparse.Namespace, s: dict, report) -> None:
 
 
 def _say_scores(args: argparse.Namespace, scorer, judge, para_judge) -> None:
-    """One line on which scores are computed and why (with the embedded model: none)."""
+    """Which scores are computed and why, in one line (with the embedded model: none), and
+    where the weights load when some are."""
     import logging
 
     from ..graph.translation import computed_scores
@@ -310,6 +311,8 @@ def _say_scores(args: argparse.Namespace, scorer, judge, para_judge) -> None:
 
     model = scorer.signature(args.template).model
     align, para = computed_scores(judge, para_judge, args.scores)
+    if align or para:  # where no score is computed, no process loads the weights
+        logging.getLogger("nile_align").info("loading %s in each process that scores", model)
     if align and para:
         return
     if not align:

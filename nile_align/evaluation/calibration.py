@@ -102,9 +102,18 @@ def auc_interval(labels: np.ndarray, scores: np.ndarray, *, resamples: int = 100
 
 def calibrate(labels, scores, *, signature: Any, data: str, resamples: int = 1000,
               seed: int = 0, kind: str = "nl-nile") -> Calibration:
-    """The calibration of scores made with ``signature`` against 0/1 ``labels``; ``kind``
-    says which pairs they are (``nl-nl``: two sentences, a pair's score the lower of its
-    two directions)."""
+    """The calibration of scores made with ``signature`` against 0/1 ``labels``.
+
+    Args:
+        labels: The pairs' labels, 0 or 1.
+        scores: The pairs' scores.
+        signature: The signature of the scores.
+        data: What the calibration is measured on (kept with it).
+        resamples: The bootstrap resamples of the AUC's interval.
+        seed: The bootstrap's seed.
+        kind: Which pairs they are: ``nl-nile`` (a sentence against its intent) or
+            ``nl-nl`` (two sentences, a pair's score the lower of its two directions).
+    """
     if kind not in KINDS:
         raise UsageError(f"unknown kind of pairs {kind!r}; choose {' or '.join(KINDS)}")
     from ..resources import __version__
@@ -178,10 +187,17 @@ def find_calibration(signature: Any, path: str | Path | None = None,
 
 def resolve_judge(signature: Any, *, threshold: float | None = None,
                   calibration: str | Path | None = None, kind: str = "nl-nile") -> Judge:
-    """The judge for scores of ``signature`` on ``kind`` pairs (``nl-nile`` or ``nl-nl``):
-    its calibration when there is one (with ``threshold`` overriding T), else the papers'
-    behaviour (the score counts at ``threshold``, default 0). ``calibration`` is a file, or
-    ``"none"`` to ignore every calibration."""
+    """The judge for scores of ``signature`` on ``kind`` pairs: its calibration when there
+    is one, else the papers' behaviour (the score counts at ``threshold``).
+
+    Args:
+        signature: The signature of the scores.
+        threshold: The threshold T, overriding the calibration's (without a calibration,
+            default 0).
+        calibration: A calibration file (default the user's; the shipped one after it), or
+            ``"none"`` to ignore every calibration.
+        kind: ``nl-nile`` or ``nl-nl``.
+    """
     if calibration != "none":
         found = find_calibration(signature, calibration, kind)
         if found is not None:

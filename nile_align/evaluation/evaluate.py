@@ -133,13 +133,26 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
                    preferences=None, facts: bool = False, bootstrap: int = 1000,
                    seed: int = 0, vocabulary: Any = None,
                    progress: bool | None = False) -> EvalResult:
-    """Score ``pairs`` (from a loader: a, b, label) with every method and compute the
-    tables. ``metrics``: *-PLUIE templates; ``judges``: names of :data:`JUDGES`;
-    ``baselines``: names of :data:`nile_align.evaluation.baselines.BASELINES`. ``preferences``
-    (optional, from :func:`load_preferences`) adds the preference table. ``facts`` adds
-    the structural fact check alone and, for each *-PLUIE metric, the metric with fact
-    vetoes (a contradicted fact rejects the pair), so each part's contribution shows; the
-    sentences read with ``vocabulary`` (a Lexicon, a shipped overlay's name or a file)."""
+    """Score ``pairs`` with every method and compute the tables.
+
+    Args:
+        pairs: Labelled pairs from a loader (columns a, b, label).
+        scorer: The Scorer of the templates (default: the embedded model, loaded where a
+            metric or a judge needs it).
+        metrics: The *-PLUIE templates.
+        judges: Names of :data:`JUDGES`.
+        baselines: Names of :data:`nile_align.evaluation.baselines.BASELINES`.
+        preferences: Preference items (optional, from :func:`load_preferences`): adds the
+            preference table.
+        facts: Add the structural fact check alone and, for each *-PLUIE metric, the metric
+            with fact vetoes (a contradicted fact rejects the pair), so each part's
+            contribution shows.
+        bootstrap: The bootstrap resamples of the classification table's 95% intervals.
+        seed: The bootstrap's seed.
+        vocabulary: What the sentences are read with (a Lexicon, a shipped overlay's name or
+            a file).
+        progress: Bars on stderr (None: only on a terminal).
+    """
     import pandas as pd
 
     from ..judge.verdict import Judge

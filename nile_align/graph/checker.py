@@ -212,8 +212,10 @@ class _Flagger:
 def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
     """Every flag of the graph, in a stable order (rule, then id).
 
-    With a ``threshold`` other than the graph's, decisions and propagation are redone on a
-    copy first (the scores do not change).
+    Args:
+        g: The graph, decided and propagated.
+        threshold: A threshold T other than the graph's: decisions and propagation are
+            redone with it on a copy first (the scores do not change).
     """
     if threshold is not None and threshold != g.graph["threshold"]:
         hops = max(1, g.graph["max_hops"])

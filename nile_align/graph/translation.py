@@ -117,30 +117,44 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     """Check every pair's facts, score what the judges count and return the graph with
     every decision made.
 
-    ``corpus`` is :func:`nile_align.corpus.load_pairs` output. The pairs: every
-    intent–sentence pair of the corpus (Nile as A), every pair of sentences of one intent
-    and, across intents, each sentence with its ``candidates`` nearest sentences: by hashed
-    character n-grams (:mod:`nile_align.graph.blocking`) when a model judges paraphrases,
-    else those that state the same amounts, items and named targets (the only ones the
-    facts can call paraphrases). ``judge`` says what an NL↔Nile
-    score is worth and ``para_judge`` an NL↔NL one; by default, a Scorer's calibrations of
-    each kind (:func:`~nile_align.evaluation.calibration.resolve_judge`, ``threshold``
-    overriding their T) and, for a plain score function, a score that counts at
-    ``threshold`` (default 0). ``scores`` (:data:`SCORES`): which scores are computed; a
-    score that no judge counts is not, unless asked. Verdicts always rest on the facts too.
-    ``decisions``: reviewed ``{"nile", "text", "decision"}`` records or a review store's
-    :class:`~nile_align.graph.decisions.Decisions` (alignments and paraphrases), the strongest
-    evidence. Alignments are not yet propagated: call :func:`propagate`. ``known``: the
-    sentences' readings made elsewhere (:class:`~nile_align.graph.evidence.KnownFacts`: a
-    partition's, read where its rows were loaded). A ``pos`` column of the corpus gives each
-    pair's position in the whole corpus (a partition's rows; default: the row order).
-    ``cross``: the cross-intent candidate pairs (sentence ids, in order) with their
-    compared facts (u→v, v→u), chosen elsewhere: a partition's, from the whole corpus' core
-    groups (:func:`nile_align.graph.evidence.fact_candidates`); no blocking is run, and the
-    candidates among these sentences are those of ``cross``. ``lexicon``: the English and
-    vocabulary every sentence is read with (:func:`nile_align.nile.lexicon.lexicon`; default
-    the shipped ones). In one process: a check spreads its partitions over the cores.
-    ``progress``: bars on stderr (None: only on a terminal).
+    The pairs: every intent–sentence pair of the corpus (Nile as A), every pair of
+    sentences of one intent and, across intents, each sentence with its ``candidates``
+    nearest sentences: by hashed character n-grams (:mod:`nile_align.graph.blocking`) when
+    a model judges paraphrases, else those that state the same amounts, items and named
+    targets (the only ones the facts can call paraphrases). Verdicts always rest on the
+    facts too. Alignments are not yet propagated: call :func:`propagate`. In one process: a
+    check spreads its partitions over the cores.
+
+    Args:
+        corpus: :func:`nile_align.corpus.load_pairs` output. A ``pos`` column gives each
+            pair's position in the whole corpus (a partition's rows; default: the row
+            order).
+        scorer: A Scorer or a score function (a, b) -> scores.
+        template: The *-PLUIE template of the scores.
+        threshold: The threshold T, overriding a Scorer's calibrations'; for a plain score
+            function, a score counts at it (default 0).
+        candidates: How many nearest sentences of other intents each sentence is paired
+            with.
+        decisions: Reviewed ``{"nile", "text", "decision"}`` records or a review store's
+            :class:`~nile_align.graph.decisions.Decisions` (alignments and paraphrases), the
+            strongest evidence.
+        judge: What an NL↔Nile score is worth (default: a Scorer's calibrations,
+            :func:`~nile_align.evaluation.calibration.resolve_judge`; for a plain score
+            function, a score that counts at ``threshold``).
+        para_judge: What an NL↔NL score is worth (default: likewise).
+        scores: Which scores are computed (:data:`SCORES`); a score that no judge counts is
+            not, unless asked.
+        known: The sentences' readings made elsewhere
+            (:class:`~nile_align.graph.evidence.KnownFacts`: a partition's, read where its
+            rows were loaded).
+        cross: The cross-intent candidate pairs (sentence ids, in order) with their
+            compared facts (u→v, v→u), chosen elsewhere: a partition's, from the whole
+            corpus' core groups (:func:`nile_align.graph.evidence.fact_candidates`); no
+            blocking is run, and the candidates among these sentences are those of
+            ``cross``.
+        lexicon: The English and vocabulary every sentence is read with
+            (:func:`nile_align.nile.lexicon.lexicon`; default the shipped ones).
+        progress: Bars on stderr (None: only on a terminal).
     """
     from ..corpus import accounting
     from ..nile.lexicon import lexicon as shipped
@@ -468,8 +482,14 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
     has none; judged, gold or reviewed decisions are never overridden: a contradiction is a
     ``cond6`` flag), never starts from an ``uncertain`` pair, and never gives a sentence a
     second, different intent (a ``conflict`` flag). Each inferred alignment keeps its
-    evidence chain: one step per hop with both para scores. Returns the inferred
-    (intent, sentence) pairs.
+    evidence chain: one step per hop with both para scores.
+
+    Args:
+        g: The graph (:func:`build_graph`), to which the inferred alignments are added.
+        max_hops: The most steps (at least 1).
+
+    Returns:
+        The inferred (intent, sentence) pairs.
     """
     if max_hops < 1:
         raise UsageError("--max-hops must be at least 1")

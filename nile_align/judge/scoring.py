@@ -187,16 +187,28 @@ class ScoreJob:
 class Scorer:
     """Scores text pairs with a *-PLUIE template; the model is loaded once, here.
 
-    >>> scorer = Scorer()                                   # the embedded SmolLM2
-    >>> scorer.score(a=["for endpoint('guests') block service('ftp')"],
-    ...              b=["Guests cannot use FTP"], template="net")   # doctest: +SKIP
-    array([...])
+    Args:
+        model: ``"default"`` (the embedded SmolLM2-135M-Instruct GGUF), a ``.gguf`` file, a
+            local model directory or a Hub id.
+        device: Where the model runs (``auto``: CUDA, else MPS, else the CPU).
+        dtype: The weights' dtype: ``float32``, ``bfloat16``, ``float16`` or ``auto``
+            (bfloat16 or float16 on CUDA, float32 elsewhere).
+        templates: A folder of templates besides the shipped ones.
+        cache: The score cache: a SQLite path, ``"default"`` (under ``$NILE_ALIGN_CACHE``
+            or ``~/.cache/nile_align``) or None to disable it.
+        batch_size: Pairs per batch (halved where the model runs out of memory).
+        threshold: The decision threshold T its signatures carry.
+        loaded: A model already loaded, used instead of loading ``model``.
+        adapter: A LoRA adapter folder (peft), merged into the weights.
+        weights: False loads the tokenizer alone: a Scorer that signs, for a caller that
+            needs the signature and the calibrations its scores would have but computes
+            none.
 
-    ``model`` is ``"default"`` (the embedded SmolLM2-135M-Instruct GGUF), a ``.gguf``
-    file, a local model directory or a Hub id; ``cache`` is a SQLite path, ``"default"``
-    (under ``$NILE_ALIGN_CACHE`` or ``~/.cache/nile_align``) or None to disable it.
-    ``weights=False`` loads the tokenizer alone: a Scorer that signs, for a caller that
-    needs the signature and the calibrations its scores would have but computes none.
+    Examples:
+        >>> scorer = Scorer()                                   # the embedded SmolLM2
+        >>> scorer.score(a=["for endpoint('guests') block service('ftp')"],
+        ...              b=["Guests cannot use FTP"], template="net")   # doctest: +SKIP
+        array([...])
     """
 
     def __init__(self, model: str | None = "default", *, device: str = "auto",

@@ -25,7 +25,21 @@ def short_hash(text: str, n: int = 8) -> str:
 
 @dataclass(frozen=True)
 class Signature:
-    """Everything a score depends on, with its string form."""
+    """Everything a score depends on, with its string form.
+
+    Attributes:
+        model: The model's short name.
+        model_hash: A content hash of the model's weights.
+        template: The template's name.
+        template_hash: A hash of everything in the template that changes a score.
+        chat_hash: A hash of the tokenizer's chat template.
+        answers: The answer words, each with its token id (None where the model generates
+            its answer).
+        dtype: The weights' dtype.
+        method: How the score is made (``pluie``, ``two_pass`` or ``generate``).
+        threshold: The decision threshold T.
+        version: The version of nile_align that made the score.
+    """
 
     model: str
     model_hash: str

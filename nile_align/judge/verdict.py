@@ -40,7 +40,16 @@ def decision(verdict: str) -> bool | None:
 @dataclass(frozen=True)
 class Judge:
     """What the model's score is worth: its threshold, whether it counts as evidence, and
-    where both come from (``calibration``, ``--threshold`` or ``default``)."""
+    where both come from.
+
+    Attributes:
+        threshold: The threshold T: a score above it says yes.
+        counts: Whether the score counts as evidence.
+        source: Where both come from: ``calibration``, ``--threshold`` or ``default``
+            (``no model`` where there is none).
+        auc: The calibration's ROC AUC (None: no calibration).
+        auc_ci: The AUC's 95% bootstrap interval (None: no calibration).
+    """
 
     threshold: float = 0.0
     counts: bool = True
@@ -87,7 +96,14 @@ _JUDGE_FIELDS = ("threshold", "counts", "source", "auc", "auc_ci", "kind")
 class Verdict:
     """``aligned``, ``not_aligned`` or ``uncertain``, with the reasons in words; from
     :func:`check_translation`, also the fact check's findings and what the verdict rests
-    on (``signature``)."""
+    on.
+
+    Attributes:
+        verdict: ``aligned``, ``not_aligned`` or ``uncertain``.
+        reasons: The reasons, in words.
+        findings: The fact check's findings (from :func:`check_translation`; not compared).
+        signature: What the verdict rests on (from :func:`check_translation`; not compared).
+    """
 
     verdict: str
     reasons: tuple[str, ...]
@@ -112,8 +128,15 @@ def _fact(f: dict) -> str:
 
 
 def compose(findings: Sequence, score: float | None, judge: Judge) -> Verdict:
-    """The verdict of one pair from its fact-check findings (:class:`~nile_align.nile.facts.Finding`
-    or their dicts), its score (None when unscored) and the judge. Every rule is here."""
+    """The verdict of one pair from its fact-check findings, its score and the judge. Every
+    rule is here.
+
+    Args:
+        findings: The pair's fact-check findings (:class:`~nile_align.nile.facts.Finding`
+            or their dicts).
+        score: The pair's score (None when unscored).
+        judge: What the score is worth.
+    """
     facts = [f if isinstance(f, dict) else f.to_dict() for f in findings]
     if score is not None and math.isnan(score):
         score = None  # a pair the model could not score
@@ -145,17 +168,26 @@ def compose(findings: Sequence, score: float | None, judge: Judge) -> Verdict:
 def check_translation(nile: str, sentence: str, *, vocabulary=None, score: float | None = None,
                       judge: Judge | None = None, lenient: bool = False) -> Verdict:
     """The verdict on one translation, as a chatbot backend asks before deploying an
-    intent: ``nile`` (what the chatbot or LLM wrote) against ``sentence`` (what the user
-    asked). Nile that does not validate is ``not_aligned`` (it cannot be deployed, the
-    reason says why); otherwise the fact check, read with ``vocabulary`` (a
-    :class:`~nile_align.nile.lexicon.Lexicon`, the name of a shipped overlay such as
-    ``"lumi"``, or an overlay file's path; None: the shipped one), composed with ``score``
-    where a model's score is given and ``judge`` says it counts (:func:`compose`). Loads
-    no model: a warm call takes well under a millisecond (docs/benchmarks.md).
+    intent: ``nile`` against ``sentence``. Nile that does not validate is ``not_aligned``
+    (it cannot be deployed, the reason says why); otherwise the fact check, composed with
+    ``score`` where a model's score is given and ``judge`` says it counts (:func:`compose`).
+    Loads no model: a warm call takes well under a millisecond (docs/benchmarks.md).
 
-    >>> check_translation("for endpoint('guests') block service('netflix')",
-    ...                   "Guests cannot use Netflix").verdict
-    'aligned'
+    Args:
+        nile: What the chatbot or LLM wrote.
+        sentence: What the user asked.
+        vocabulary: What the sentence is read with: a
+            :class:`~nile_align.nile.lexicon.Lexicon`, the name of a shipped overlay such as
+            ``"lumi"``, or an overlay file's path (None: the shipped one).
+        score: A model's score of the pair (None: no score).
+        judge: What the score is worth (default: a judge that counts no score, so the
+            facts decide).
+        lenient: Also accept the quirks of old corpora in the Nile, normalised.
+
+    Examples:
+        >>> check_translation("for endpoint('guests') block service('netflix')",
+        ...                   "Guests cannot use Netflix").verdict
+        'aligned'
     """
     from ..nile.facts import check_facts
     from ..nile.validate import validate
@@ -267,9 +299,8 @@ def _direction(facts: str, score: float | None, judge: Judge) -> tuple[str, str 
 
 def compose_para(forward, backward, score_ab: float | None, score_ba: float | None,
                  judge: Judge) -> ParaVerdict:
-    """The NL↔NL verdict of a pair from the fact comparison of each direction
-    (:class:`~nile_align.nile.paraphrase.Comparison`: A→B and B→A), PLUIE(A, B), PLUIE(B, A)
-    and the NL↔NL judge. Every rule is here:
+    """The NL↔NL verdict of a pair from the fact comparison of each direction, PLUIE(A, B),
+    PLUIE(B, A) and the NL↔NL judge. Every rule is here:
 
     - a fact contradicted or lost in a direction: ``not_paraphrase`` there (the facts veto);
     - a model that does not count (or no score): the facts decide, and what the reading
@@ -277,7 +308,15 @@ def compose_para(forward, backward, score_ab: float | None, score_ba: float | No
     - a model that counts confirms kept facts above T (``paraphrase``), disputes them below
       (``uncertain``: facts and model disagree), and decides what the facts leave unclear.
 
-    The pair is a paraphrase when both directions are, not one when either is not."""
+    The pair is a paraphrase when both directions are, not one when either is not.
+
+    Args:
+        forward: The fact comparison A→B (:class:`~nile_align.nile.paraphrase.Comparison`).
+        backward: The fact comparison B→A.
+        score_ab: PLUIE(A, B) (None: no score).
+        score_ba: PLUIE(B, A) (None: no score).
+        judge: The NL↔NL judge: what the scores are worth.
+    """
     out, reasons = [], []
     for name, comparison, score in (("A→B", forward, score_ab), ("B→A", backward, score_ba)):
         verdict, said = _direction(comparison.verdict, score, judge)

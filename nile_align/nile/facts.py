@@ -81,7 +81,17 @@ def _folded(text: str) -> str:
 
 @dataclass(frozen=True)
 class Finding:
-    """One fact of the intent and what the sentence says about it."""
+    """One fact of the intent and what the sentence says about it.
+
+    Attributes:
+        kind: The kind of fact: rate, size, period, direction, bound, polarity, target,
+            path, item, time, …
+        fact: The fact as the intent states it, e.g. "4 mbps".
+        status: ``matched``, ``missing`` or ``contradicted``.
+        span: Where in the sentence the words that decided are (None where there are none).
+        detail: What decided, in words (empty when the status says it all).
+        required: Whether a correct translation must state it.
+    """
 
     kind: str            # rate, size, period, direction, bound, polarity, target, path, item, time
     fact: str            # the fact as the intent states it, e.g. "4 mbps"
@@ -220,8 +230,14 @@ class _Context:
 
 def check_facts(intent: Intent, sentence: str | Reading, *,
                 lexicon: Lexicon | None = None) -> list[Finding]:
-    """Every fact of ``intent`` with what ``sentence`` (or its reading) says about it; a
-    sentence is read with ``lexicon`` (default the shipped English and vocabulary)."""
+    """Every fact of ``intent`` with what ``sentence`` says about it.
+
+    Args:
+        intent: The intent whose facts are looked for.
+        sentence: The sentence, or its reading.
+        lexicon: What a sentence given as text is read with (default the shipped English and
+            vocabulary).
+    """
     r = reading_of(sentence, lexicon)
     ctx = _Context(r, functions=_functions(intent), ends=_ends(intent))
     wanted = [(("rate" if isinstance(i, Bandwidth) else "size"), nile_value(i))

@@ -503,13 +503,30 @@ def default_parser() -> NileParser:
 def parse(text: str, *, lenient: bool = False, source: str = "<string>") -> Intent:
     """Parse one Nile intent into an :class:`Intent`.
 
-    Raises :class:`NileSyntaxError` with line, column and what was expected.
-    ``lenient=True`` also accepts the quirks of old corpora and normalises them.
+    Args:
+        text: The Nile text of one intent.
+        lenient: Also accept the quirks of old corpora and normalise them.
+        source: The name of the input the text comes from, in error messages.
+
+    Raises:
+        NileSyntaxError: The text is not Nile; with line, column and what was expected.
     """
     return default_parser().parse(text, lenient=lenient, source=source)
 
 
 def parse_with_warnings(text: str, *, lenient: bool = False,
                         source: str = "<string>") -> tuple[Intent, list[Diagnostic]]:
-    """Like :func:`parse`, also returning the lenient-mode warnings."""
+    """Like :func:`parse`, also returning the lenient-mode warnings.
+
+    Args:
+        text: The Nile text of one intent.
+        lenient: Also accept the quirks of old corpora and normalise them.
+        source: The name of the input the text comes from, in error messages and warnings.
+
+    Returns:
+        The intent and the warnings, one per quirk accepted (none unless ``lenient``).
+
+    Raises:
+        NileSyntaxError: The text is not Nile; with line, column and what was expected.
+    """
     return default_parser().parse_with_warnings(text, lenient=lenient, source=source)

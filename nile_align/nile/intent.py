@@ -228,9 +228,14 @@ class Schedule:
 class Intent:
     """One parsed Nile intent.
 
-    ``name`` is the ``define intent NAME:`` header (None when absent), ``path``
-    the ``from … to …`` clause, ``targets`` the ``for`` list, ``operations`` the
-    verbs in canonical order, ``schedule`` the optional time window.
+    Attributes:
+        targets: The ``for`` list.
+        path: The ``from … to …`` clause.
+        operations: The verbs, in canonical order.
+        schedule: The optional time window.
+        name: The ``define intent NAME:`` header (None when absent).
+        pos: Where the intent's ``for`` or ``from`` clause starts in the parsed text (not
+            compared).
     """
 
     targets: tuple[Function, ...] = ()
@@ -341,6 +346,10 @@ def diff(a: Intent, b: Intent) -> list[Difference]:
     Items are matched by kind and value (functions), by bound (bandwidth) or by
     direction (quota); a lone unmatched metric on each side is compared field by
     field, so ``max → min`` reads as one change, not a removal and an addition.
+
+    Args:
+        a: The intent compared from (the left of each ``→``).
+        b: The intent compared to (the right of each ``→``).
     """
     na, nb = a.normalized(), b.normalized()
     out: list[Difference] = []

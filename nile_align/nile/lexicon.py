@@ -30,9 +30,15 @@ SHIPPED = "shipped"
 
 @dataclass(frozen=True, eq=False)
 class Lexicon:
-    """The English and the vocabulary a run reads with, and where they come from:
-    ``name`` (``shipped``, a shipped overlay's name, or a file's) and ``digest`` (of the
-    overlay's text; empty for the shipped ones)."""
+    """The English and the vocabulary a run reads with, and where they come from.
+
+    Attributes:
+        english: The English (the shipped one, ``grammar/english.toml``).
+        vocabulary: The vocabulary (the shipped one, ``grammar/vocabulary.toml``, with any
+            overlay laid over it).
+        name: ``shipped``, a shipped overlay's name, or a file's.
+        digest: The SHA-256 of the overlay's text (empty for the shipped ones).
+    """
 
     english: English = field(repr=False)
     vocabulary: Vocabulary = field(repr=False)
@@ -83,10 +89,16 @@ def shipped() -> Lexicon:
 
 @functools.lru_cache(maxsize=16)
 def lexicon(spec: str | Path | None = None) -> Lexicon:
-    """The lexicon of ``spec``: None (or ``shipped``) for the shipped English and vocabulary;
-    the name of a shipped overlay (``lumi``); or the path of a TOML overlay file. A file
-    that cannot be read or is not a vocabulary overlay is a :class:`UsageError` naming the
-    file (and, for bad TOML, the line and column)."""
+    """The lexicon of ``spec``.
+
+    Args:
+        spec: None (or ``shipped``) for the shipped English and vocabulary; the name of a
+            shipped overlay (``lumi``); or the path of a TOML overlay file.
+
+    Raises:
+        UsageError: A file that cannot be read or is not a vocabulary overlay, naming the
+            file (and, for bad TOML, the line and column).
+    """
     if spec is None or str(spec) == SHIPPED:
         return shipped()
     name = str(spec)

@@ -81,8 +81,13 @@ class Comparison:
 
 def compare(a: Statement | Reading | str, b: Statement | Reading | str, *,
             lexicon: Lexicon | None = None) -> Comparison:
-    """Direction A→B: does B keep every fact A states and contradict none? A sentence given
-    as text is read with ``lexicon`` (default the shipped one)."""
+    """Direction A→B: does B keep every fact A states and contradict none?
+
+    Args:
+        a: Sentence A: its statement, its reading or its text.
+        b: Sentence B: its statement, its reading or its text.
+        lexicon: What a sentence given as text is read with (default the shipped one).
+    """
     sa, sb = _statement(a, lexicon), _statement(b, lexicon)
     facts: list[Fact] = []
     facts += _amounts(sa, sb)

@@ -585,7 +585,21 @@ class Unread:
 
 @dataclass(frozen=True)
 class Statement:
-    """Every network fact a sentence states, in the vocabulary of the fact check."""
+    """Every network fact a sentence states, in the vocabulary of the fact check.
+
+    Attributes:
+        text: The sentence as the rules read it (its asides blanked).
+        amounts: The rates and sizes it states, each with the cues of its own clause.
+        items: The items it names (services, traffic, protocols, middleboxes), each with the
+            polarity of its clause.
+        targets: The targets it names, each with its role on a path (``from``/``to``).
+        polarity: The cue of each verb family it states (``acl``, ``chain``, ``limit``).
+        window: The time window it states (None: none).
+        whole_day: The cue that says the whole day ("24/7", "at all times", "midnight to
+            midnight"; None: none).
+        everyone: The cue that says everyone ("every user", "everyone"; None: none).
+        unread: What the rules saw but could not read as a fact.
+    """
 
     text: str
     amounts: tuple[StatedAmount, ...]
@@ -1075,10 +1089,15 @@ MAX_SENTENCE = 10_000
 
 
 def read(text: str, vocab: Vocabulary | None = None, english: English | None = None) -> Reading:
-    """The reading of one sentence (see :class:`Reading`) with a vocabulary and an English
-    (default: the shipped ones, ``grammar/vocabulary.toml`` and ``grammar/english.toml``).
+    """The reading of one sentence (see :class:`Reading`) with a vocabulary and an English.
     Cheap enough to run on every sentence of a corpus once; :func:`reader` keeps the
-    readings of a run."""
+    readings of a run.
+
+    Args:
+        text: The sentence.
+        vocab: The vocabulary (default: the shipped one, ``grammar/vocabulary.toml``).
+        english: The English (default: the shipped one, ``grammar/english.toml``).
+    """
     if len(text) > MAX_SENTENCE:
         raise UsageError(f"a sentence of {len(text):,} characters: the reading takes at most "
                          f"{MAX_SENTENCE:,} (a policy sentence, not a document)")

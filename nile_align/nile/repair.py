@@ -45,9 +45,14 @@ Repair = Callable[[Intent, Finding, Reading], Intent | None]
 
 def suggest(intent: Intent, sentence: str | Reading, *,
             lexicon: Lexicon | None = None) -> Intent | None:
-    """The intent ``sentence`` (read with ``lexicon``, default the shipped one) implies where
-    it contradicts ``intent``, or None when nothing is contradicted or no single repair fits
-    (the result validates and contradicts nothing)."""
+    """The intent ``sentence`` implies where it contradicts ``intent``, or None when nothing
+    is contradicted or no single repair fits (the result validates and contradicts nothing).
+
+    Args:
+        intent: The intent to repair.
+        sentence: The sentence, or its reading.
+        lexicon: What a sentence given as text is read with (default the shipped one).
+    """
     from .validate import validate
 
     r = reading_of(sentence, lexicon)

@@ -62,8 +62,18 @@ def validate(text: str, *, lenient: bool = False, source: str = "<string>",
              parser: NileParser | None = None) -> Validation:
     """Parse ``text`` as one intent and check it; never raises for bad Nile.
 
-    >>> validate("for endpoint('a') set bandwidth('max', '4', 'mbit')").errors[0].message
-    "unknown bandwidth unit 'mbit'; expected bps, kbps, mbps or gbps"
+    Args:
+        text: The Nile text of one intent.
+        lenient: Also accept the quirks of old corpora and normalise them (a warning each).
+        source: The name of the input the text comes from, which the outcome keeps.
+        parser: The parser (default the process-wide one).
+
+    Returns:
+        The outcome: the intent when it parsed, its errors, warnings and notes.
+
+    Examples:
+        >>> validate("for endpoint('a') set bandwidth('max', '4', 'mbit')").errors[0].message
+        "unknown bandwidth unit 'mbit'; expected bps, kbps, mbps or gbps"
     """
     parser = parser or default_parser()
     try:

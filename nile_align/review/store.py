@@ -243,8 +243,15 @@ def _recognised(path: Path) -> sqlite3.Connection:
 
 
 class ReviewStore:
-    """The SQLite store of one review folder (``DIR/review.sqlite``). Opening it imports the
-    folder's flags.jsonl (new flags are added; known ones keep their decisions)."""
+    """The SQLite store of one review folder. Opening it imports the folder's flags.jsonl
+    (new flags are added; known ones keep their decisions).
+
+    Args:
+        folder: The review folder, whose flags.jsonl is imported.
+        path: The store's file (default ``review.sqlite`` in ``folder``).
+        import_flags: Whether opening imports the folder's flags; without, the store must
+            exist already.
+    """
 
     def __init__(self, folder: str | Path, *, path: str | Path | None = None,
                  import_flags: bool = True):
@@ -567,8 +574,13 @@ class _Transaction:
 
 
 def load_decisions(path: str | Path) -> Decisions:
-    """Decisions from a review store (``review.sqlite``) or a table of (nile, text, decision)
-    rows (CSV/TSV/JSONL/Parquet), for ``check --decisions``."""
+    """Decisions from a review store or a table of (nile, text, decision) rows, for
+    ``check --decisions``.
+
+    Args:
+        path: A review store (``review.sqlite``, or the folder that holds it) or a table
+            (CSV/TSV/JSONL/Parquet) with the columns nile, text and decision.
+    """
     from ..corpus import gold_label, read_table
 
     path = Path(path)
