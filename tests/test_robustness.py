@@ -581,3 +581,52 @@ def test_any_json_lines_given_to_score_evaluate_or_calibrate_ends_in_one_line(
     assert rows is not _VALID or (status == 0 and out), err
     assert "Traceback" not in err and "NaN" not in out
     assert {p.name for p in folder.iterdir()} <= {"t.jsonl", "cal.json"}
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.sampled_from(["data", "flag_id", "annotations",
+                                                        "result", "value", "choices",
+                                                        "from_name", "completed_by",
+                                                        "updated_at"]), inner, max_size=3),
+                     max_leaves=12)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_JSON)
+def test_any_label_studio_export_is_imported_or_refused_leaving_the_store(out, tmp_path,
+                                                                         exported):
+    """Any JSON as a Label Studio export: imported, or refused with one line and nothing
+    stored (the store's history is as before)."""
+    from nile_align.review.labelstudio import import_annotations
+    from nile_align.review.store import ReviewStore
+
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(exported))
+    with ReviewStore(out) as store:
+        before = store.history()
+        try:
+            made = import_annotations(store, path)
+        except CorpusError as e:
+            assert "\n" not in str(e)
+            assert store.history() == before
+        else:
+            assert len(store.history()) == len(before) + made
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(st.dictionaries(st.sampled_from(["a", "b", "score", "signature",
+                                                          "error"]), _CELLS, max_size=5),
+                         max_size=3), min_size=1, max_size=3))
+def test_any_score_parts_are_merged_or_refused_in_one_line(tmp_path_factory, capsys, parts):
+    """``merge`` on any JSON Lines parts: exit 0 or 2, no traceback, no NaN on stdout."""
+    folder = tmp_path_factory.mktemp("parts")
+    paths = []
+    for n, rows in enumerate(parts):
+        paths.append(folder / f"scores.part-{n}-of-{len(parts)}.jsonl")
+        paths[-1].write_text("".join(json.dumps(r) + "\n" for r in rows))
+    status = main(["merge", *map(str, paths)])
+    out, err = capsys.readouterr()
+    assert status in (0, 2) and "Traceback" not in err and "NaN" not in out
