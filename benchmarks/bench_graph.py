@@ -23,11 +23,11 @@ import pandas as pd  # noqa: E402
 from _report import stamp, write_section  # noqa: E402
 
 from nile_align.corpus import load_pairs  # noqa: E402
+from nile_align.english.reading import read  # noqa: E402
+from nile_align.facts.structural import check_facts, parse_or_none  # noqa: E402
 from nile_align.graph.blocking import MAX_BUCKET, candidate_pairs  # noqa: E402
 from nile_align.graph.checker import check, summarize  # noqa: E402
 from nile_align.graph.translation import build_graph, propagate  # noqa: E402
-from nile_align.nile.facts import check_facts, parse_or_none  # noqa: E402
-from nile_align.nile.reading import read  # noqa: E402
 from nile_align.runtime import collector_paused  # noqa: E402
 
 SUBJECTS = ["guests", "students", "staff", "dorms", "labs", "visitors", "servers", "faculty"]

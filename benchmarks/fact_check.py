@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pandas as pd  # noqa: E402
 from _report import stamp  # noqa: E402
 
+from nile_align.facts.perturb import KINDS, perturbations  # noqa: E402
+from nile_align.facts.structural import check_facts, parse_or_none  # noqa: E402
 from nile_align.judge.verdict import Judge, compose  # noqa: E402
-from nile_align.nile.facts import check_facts, parse_or_none  # noqa: E402
-from nile_align.nile.perturb import KINDS, perturbations  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "neat-rein-dev.tsv"
@@ -121,8 +121,8 @@ def main() -> None:
                     for (k, v), n in sorted(noise_kinds.items())) + ".", "",
         f"Speed: {len(frame) / seconds:,.0f} pairs/s (check and verdict, one process).", "",
         "## One-fact perturbations of the same pairs", "",
-        "Every kind that applies to a pair, once (`nile_align.nile.perturb`, seeded); the pairs of "
-        "the audited label noise are left out (a perturbation can correct a noisy label: min "
+        "Every kind that applies to a pair, once (`nile_align.facts.perturb`, seeded); the pairs "
+        "of the audited label noise are left out (a perturbation can correct a noisy label: min "
         "to max on a “capped at” row).", "", *table, ""]
     for kind in KINDS:
         if missed[kind]:

@@ -20,12 +20,12 @@ import pandas as pd  # noqa: E402
 from _report import stamp, write_section  # noqa: E402
 
 from nile_align.corpus import load_pairs  # noqa: E402
+from nile_align.english.reading import reader  # noqa: E402
+from nile_align.facts.draft import draft  # noqa: E402
+from nile_align.facts.structural import parse_or_none  # noqa: E402
 from nile_align.judge.verdict import Judge  # noqa: E402
-from nile_align.nile.draft import draft  # noqa: E402
-from nile_align.nile.facts import parse_or_none  # noqa: E402
 from nile_align.nile.intent import Intent  # noqa: E402
-from nile_align.nile.reading import reader  # noqa: E402
-from nile_align.pipeline import run_check  # noqa: E402
+from nile_align.pipeline.run import run_check  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "evaluation.md"
@@ -145,7 +145,7 @@ def main() -> None:
     body = "\n".join([
         "## 7. Growing a corpus: drafts and inheritance (issue 25)", "",
         stamp("make grow-check  # = .venv/bin/python benchmarks/grow_check.py"), "",
-        "**Drafts.** `nile_align.nile.draft` drafts the intent a sentence states from its "
+        "**Drafts.** `nile_align.facts.draft` drafts the intent a sentence states from its "
         "reading alone (the route a sentence with no corpus intent near it takes). A draft is "
         "right when `nile-align diff` finds it equivalent to the sentence's own intent. No "
         "suggestion is better than a wrong one (a wrong draft costs a reviewer more than "

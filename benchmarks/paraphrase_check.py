@@ -16,11 +16,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pandas as pd  # noqa: E402
 from _report import stamp, write_section  # noqa: E402
 
+from nile_align.english.reading import reader  # noqa: E402
+from nile_align.facts.paraphrase import compare  # noqa: E402
+from nile_align.facts.structural import check_facts, parse_or_none  # noqa: E402
 from nile_align.graph.checker import PAPER  # noqa: E402
 from nile_align.judge.verdict import Judge, compose, compose_para  # noqa: E402
-from nile_align.nile.facts import check_facts, parse_or_none  # noqa: E402
-from nile_align.nile.paraphrase import compare  # noqa: E402
-from nile_align.nile.reading import reader  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "evaluation.md"

@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pandas as pd  # noqa: E402
 from _report import stamp, write_section  # noqa: E402
 
+from nile_align.english.lexicon import lexicon  # noqa: E402
 from nile_align.judge.verdict import check_translation  # noqa: E402
-from nile_align.nile.lexicon import lexicon  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "evaluation.md"

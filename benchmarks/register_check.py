@@ -36,11 +36,11 @@ import pandas as pd  # noqa: E402
 from _report import stamp, write_section  # noqa: E402
 
 from nile_align.corpus import load_pairs  # noqa: E402
+from nile_align.english.reading import reader  # noqa: E402
+from nile_align.facts.draft import draft  # noqa: E402
+from nile_align.facts.structural import parse_or_none  # noqa: E402
 from nile_align.judge.verdict import Judge, para_verdicts, verdicts  # noqa: E402
-from nile_align.nile.draft import draft  # noqa: E402
-from nile_align.nile.facts import parse_or_none  # noqa: E402
-from nile_align.nile.reading import reader  # noqa: E402
-from nile_align.pipeline import run_check  # noqa: E402
+from nile_align.pipeline.run import run_check  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "evaluation.md"

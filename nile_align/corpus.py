@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, cast
 
+from .english.reading import MAX_SENTENCE
 from .errors import CorpusError, Diagnostic, UsageError
 from .nile.grammar import NileParser, default_parser
-from .nile.reading import MAX_SENTENCE
 from .nile.validate import Validation, validate
 from .runtime import collector_paused
 
@@ -382,7 +382,7 @@ def iter_pair_chunks(path: str, columns: PairColumns, *, fmt: str | None = None,
 
 
 #: The longest sentence (or intent) a corpus cell may hold, in characters: what the
-#: reading takes (:data:`nile_align.nile.reading.MAX_SENTENCE`).
+#: reading takes (:data:`nile_align.english.reading.MAX_SENTENCE`).
 MAX_TEXT = MAX_SENTENCE
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from nile_align.corpus import load_pairs
-from nile_align.pipeline import CheckResult, run_check
+from nile_align.pipeline.run import CheckResult, run_check
 
 I1 = "for endpoint('guests') block service('file transfer')"
 I2 = "for group('students') set quota('download', '100', 'gb/wk')"

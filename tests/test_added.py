@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from nile_align import parse
+from nile_align.english.reading import read
+from nile_align.facts.structural import check_facts
 from nile_align.judge.verdict import Judge, compose
-from nile_align.nile.facts import check_facts
-from nile_align.nile.reading import read
 
 FACTS = Judge(counts=False, source="no model")
 

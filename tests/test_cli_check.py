@@ -272,16 +272,16 @@ def test_ctrl_c_stops_a_large_check_without_a_traceback_or_half_written_outputs(
 def test_an_interrupted_write_keeps_the_previous_outputs_whole(tmp_path, monkeypatch):
     """Every output file is written under a temporary name and renamed when complete: a
     write stopped half-way leaves the previous run's file as it was, and no temporary file."""
-    from nile_align import partitioned
     from nile_align.corpus import load_pairs
     from nile_align.judge.verdict import Judge
-    from nile_align.pipeline import run_check
+    from nile_align.pipeline import driver
+    from nile_align.pipeline.run import run_check
 
     demo = load_pairs(str(ROOT / "corpora" / "demo.csv"))
     judge = Judge(0.0, counts=False, source="calibration")
     run_check(demo, lambda a, b: [0.0] * len(a), out=tmp_path, judge=judge)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    merged = partitioned._merged
+    merged = driver._merged
 
     def stopped(spool, kind, parts):  # the partitions' lines, merged: stopped half-way
         for n, line in enumerate(merged(spool, kind, parts)):
@@ -289,7 +289,7 @@ def test_an_interrupted_write_keeps_the_previous_outputs_whole(tmp_path, monkeyp
                 raise KeyboardInterrupt
             yield line
 
-    monkeypatch.setattr(partitioned, "_merged", stopped)
+    monkeypatch.setattr(driver, "_merged", stopped)
     with pytest.raises(KeyboardInterrupt):
         run_check(demo, lambda a, b: [0.0] * len(a), out=tmp_path, judge=judge)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from nile_align.cli import main
-from nile_align.nile.draft import draft, from_nearest, from_reading
-from nile_align.nile.facts import parse_or_none
+from nile_align.facts.draft import draft, from_nearest, from_reading
+from nile_align.facts.structural import parse_or_none
 from nile_align.nile.validate import validate
 
 DRAFTED = [

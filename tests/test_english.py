@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from nile_align.nile import english as english_module
-from nile_align.nile.english import english, load_english
-from nile_align.nile.paraphrase import compare
-from nile_align.nile.reading import read
-from nile_align.nile.vocabulary import load as load_vocabulary
+from nile_align.english import data as english_module
+from nile_align.english.data import english, load_english
+from nile_align.english.reading import read
+from nile_align.english.vocabulary import load as load_vocabulary
+from nile_align.facts.paraphrase import compare
 from nile_align.resources import read_text
 
 SHIPPED = read_text("grammar", "english.toml")
@@ -81,7 +81,7 @@ def test_one_interpretation_of_a_quota_direction_for_both_checks(text, intent_wa
     """The way the reading gives an amount is the one the fact check judges and the
     statement states."""
     from nile_align import parse
-    from nile_align.nile.facts import check_facts
+    from nile_align.facts.structural import check_facts
 
     r = read(text)
     (finding,) = [f for f in check_facts(parse(
@@ -121,9 +121,9 @@ def test_a_custom_english_reaches_every_step():
     """"yeet" blocks only in a custom English: the reading, the statement, the fact check,
     the NL↔NL comparison and the draft all read it with it."""
     from nile_align import parse
+    from nile_align.facts.draft import draft
+    from nile_align.facts.structural import check_facts
     from nile_align.judge.verdict import Judge, compose
-    from nile_align.nile.draft import draft
-    from nile_align.nile.facts import check_facts
 
     custom = load_english(SHIPPED.replace("block = [\n    'block\\w*',",
                                           "block = [\n    'yeet\\w*', 'block\\w*',"))

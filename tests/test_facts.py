@@ -9,7 +9,7 @@ import pytest
 
 from nile_align import parse
 from nile_align.cli import main
-from nile_align.nile.facts import check_facts, fact_score
+from nile_align.facts.structural import check_facts, fact_score
 
 BW = "for group('students') set bandwidth('max', '10', 'mbps')"
 BW_MIN = "for group('students') set bandwidth('min', '2', 'gbps')"

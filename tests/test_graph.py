@@ -21,8 +21,8 @@ from nile_align.graph.translation import (
     propagate,
     sentence_id,
 )
-from nile_align.pipeline import run_check
-from nile_align.report import write_outputs
+from nile_align.pipeline.outputs import write_outputs
+from nile_align.pipeline.run import run_check
 
 I1 = "for endpoint('guests') block service('file transfer')"
 I2 = "for group('students') set quota('download', '100', 'gb/wk')"

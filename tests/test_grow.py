@@ -10,7 +10,7 @@ import pandas as pd
 
 from nile_align.corpus import load_pairs
 from nile_align.judge.verdict import Judge
-from nile_align.pipeline import run_check
+from nile_align.pipeline.run import run_check
 
 I1 = "for endpoint('guests') block service('file transfer')"
 N1 = "Guests may not transfer files"

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 from nile_align.cli import main
+from nile_align.english.lexicon import lexicon, shipped, shipped_overlays
+from nile_align.english.vocabulary import overlay
 from nile_align.errors import UsageError
 from nile_align.judge.verdict import Judge, check_translation, para_verdicts, verdicts
-from nile_align.nile.lexicon import lexicon, shipped, shipped_overlays
-from nile_align.nile.vocabulary import overlay
 
 GATEWAY = "for endpoint('gateway') add middlebox('dpi')"
 SENT = "Send internet traffic through the DPI"
@@ -99,8 +99,8 @@ def test_a_check_reads_with_it_in_every_worker(tmp_path):
     pair is judged as one process judges it, and the summary names the vocabulary."""
     import json
 
-    from nile_align.engines import LocalEngine
-    from nile_align.pipeline import run_check
+    from nile_align.pipeline.engines import LocalEngine
+    from nile_align.pipeline.run import run_check
 
     rows = [(GATEWAY, SENT), (GATEWAY, "Inspect all traffic from the internet with the DPI"),
             ("for endpoint('labs') block service('youtube')", "block youtube in the labs"),
@@ -133,7 +133,7 @@ def test_a_reviewer_teaches_a_sites_name(tmp_path, monkeypatch):
 
     from rich.console import Console
 
-    from nile_align.pipeline import run_check
+    from nile_align.pipeline.run import run_check
     from nile_align.review.store import ReviewStore
     from nile_align.review.terminal import review_tty
 

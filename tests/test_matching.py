@@ -1,4 +1,4 @@
-"""The reader's patterns run screened and case-folded (nile_align.nile.matching) and find
+"""The reader's patterns run screened and case-folded (nile_align.english.matching) and find
 exactly what Python's engine finds with the patterns as written: every pattern of the
 shipped English, on sentences of every corpus here and on strings with the characters the
 engine folds its own way; the words a pattern needs; what a match quotes."""
@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nile_align.nile import english as english_module
-from nile_align.nile.english import english, load_english
-from nile_align.nile.matching import Patterns, _needed
-from nile_align.nile.reading import read
+from nile_align.english import data as english_module
+from nile_align.english.data import english, load_english
+from nile_align.english.matching import Patterns, _needed
+from nile_align.english.reading import read
 from nile_align.resources import read_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 from nile_align.cli import main
+from nile_align.facts.paraphrase import compare
 from nile_align.judge.verdict import Judge, compose_para, para_verdicts
-from nile_align.nile.paraphrase import compare
 
 A_RATE = "Students are capped at 10 Mbps"
 A_QUOTA = "The dorms have a daily download quota of 5 GB"

@@ -1,4 +1,4 @@
-"""The check as partitions, the only way it runs (nile_align.partitioned): the outputs the
+"""The check as partitions, the only way it runs (nile_align.pipeline.driver): the outputs the
 one-process check wrote for the demo corpus (tests/expected/demo, written by it before it
 went), the same files whatever the partition size, the chunk size, the engine (this
 process, a pool of processes, Ray) and the layout, with a worker killed mid-run; the plan
@@ -23,14 +23,14 @@ import pandas as pd
 import pytest
 
 from nile_align.corpus import PairColumns, iter_pair_chunks, load_pairs, pairs_of
-from nile_align.engines import INLINE_BYTES, TASKS_PER_WORKER, LocalEngine, RayEngine
 from nile_align.errors import UsageError
 from nile_align.graph.decisions import Decisions
 from nile_align.graph.translation import build_graph, sentence_id
 from nile_align.judge.scale import probe
 from nile_align.judge.verdict import Judge
-from nile_align.partitioned import _find_candidates, _hashes, _scan, _Seen, plan_partitions
-from nile_align.pipeline import run_check
+from nile_align.pipeline.driver import _find_candidates, _hashes, _scan, _Seen, plan_partitions
+from nile_align.pipeline.engines import INLINE_BYTES, TASKS_PER_WORKER, LocalEngine, RayEngine
+from nile_align.pipeline.run import run_check
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "corpora" / "demo.csv"
@@ -108,7 +108,7 @@ def test_the_pool_runs_every_task_when_its_workers_leave_after_their_share():
     own pool could be left with no worker, waiting forever: CPython gh-115634). In a
     process of its own, so a pool that hangs fails the test instead of stopping the suite."""
     code = ("import os\n"
-            "from nile_align.engines import LocalEngine, TASKS_PER_WORKER\n"
+            "from nile_align.pipeline.engines import LocalEngine, TASKS_PER_WORKER\n"
             "engine = LocalEngine(2)\n"
             "refs = [engine.submit(os.getpid) for _ in range(5 * 2 * TASKS_PER_WORKER)]\n"
             "pids = [engine.get(r) for r in refs]\n"

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from nile_align.cli import main
-from nile_align.nile import reading
-from nile_align.nile.reading import read
+from nile_align.english import reading
+from nile_align.english.reading import read
 
 
 def facts(sentence: str) -> set[tuple[str, str]]:

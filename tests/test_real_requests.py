@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from nile_align.english.lexicon import lexicon
 from nile_align.judge.verdict import check_translation
-from nile_align.nile.lexicon import lexicon
 
 LUMI = lexicon("lumi")
 

@@ -9,11 +9,11 @@ import pytest
 from test_reading import facts as statement  # the whole statement: facts and words unread
 
 from nile_align import parse
+from nile_align.english.reading import read
+from nile_align.facts.draft import draft
+from nile_align.facts.paraphrase import compare
+from nile_align.facts.structural import check_facts
 from nile_align.judge.verdict import Judge, compose
-from nile_align.nile.draft import draft
-from nile_align.nile.facts import check_facts
-from nile_align.nile.paraphrase import compare
-from nile_align.nile.reading import read
 
 FACTS = Judge(counts=False, source="no model")
 

@@ -7,7 +7,7 @@ import pytest
 
 from nile_align import parse, validate
 from nile_align.cli import main
-from nile_align.nile.repair import suggest
+from nile_align.facts.repair import suggest
 
 REPAIRS = [
     # kind, intent, sentence, the suggestion

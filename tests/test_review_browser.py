@@ -118,7 +118,7 @@ def test_the_report_shows_the_translating_systems_chart(browser, tmp_path, monke
     shots = Path(os.environ.get("NILE_ALIGN_SCREENSHOTS") or tmp_path).resolve()
     from nile_align.corpus import load_pairs
     from nile_align.judge.verdict import Judge
-    from nile_align.pipeline import run_check
+    from nile_align.pipeline.run import run_check
 
     demo = Path(__file__).resolve().parent.parent / "corpora" / "demo.csv"
     # The facts decide, as with the embedded model; the score function is never counted.
@@ -183,8 +183,8 @@ def test_the_report_of_a_large_corpus_opens_and_filters_in_chromium(browser, tmp
     from nile_align.judge.trainingdata import perturb, realise
     from nile_align.judge.verdict import Judge
     from nile_align.nile.synth import random_intent
-    from nile_align.pipeline import run_check
-    from nile_align.report import REPORT_FLAGS, REPORT_ROWS
+    from nile_align.pipeline.outputs import REPORT_FLAGS, REPORT_ROWS
+    from nile_align.pipeline.run import run_check
 
     rng = random.Random(7)
     rows = []

@@ -161,8 +161,8 @@ def test_a_check_that_scores_scores_in_its_tasks_on_any_engine(tiny_dir, tmp_pat
     same outputs."""
     from review_corpus import corpus
 
-    from nile_align.engines import LocalEngine
-    from nile_align.pipeline import run_check
+    from nile_align.pipeline.engines import LocalEngine
+    from nile_align.pipeline.run import run_check
 
     scorer = Scorer(str(tiny_dir), cache=None)
     one = run_check(corpus(), scorer, out=tmp_path / "one", threshold=27.29,

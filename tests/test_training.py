@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from nile_align.facts.perturb import KINDS
 from nile_align.judge.scoring import Scorer
 from nile_align.judge.trainingdata import perturb, realise, structure, training_pairs
 from nile_align.nile.grammar import parse
-from nile_align.nile.perturb import KINDS
 from nile_align.nile.synth import random_intent
 from nile_align.nile.validate import validate
 

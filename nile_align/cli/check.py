@@ -150,9 +150,9 @@ def _add_run(sub) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from ..corpus import PairColumns
-    from ..engines import make_engine, stop
     from ..guard import check_out_folder
-    from ..pipeline import run_check
+    from ..pipeline.engines import make_engine, stop
+    from ..pipeline.run import run_check
     from ..review.store import load_decisions
 
     check_out_folder(args.out, inputs=[args.corpus, args.decisions], force=args.force)
@@ -220,9 +220,9 @@ def _judges_apart(args: argparse.Namespace) -> tuple[Future, ProcessPoolExecutor
     import logging
     import multiprocessing
 
-    from ..engines import child_of, interrupt_ignored_by_children
     from ..graph.translation import computed_scores
     from ..judge.scoring import LazyScorer
+    from ..pipeline.engines import child_of, interrupt_ignored_by_children
 
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                initializer=child_of, initargs=(os.getpid(),))

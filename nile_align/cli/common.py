@@ -49,8 +49,8 @@ def add_vocabulary_option(p: argparse.ArgumentParser | argparse._ArgumentGroup) 
 
 
 def lexicon_of(args: argparse.Namespace):
-    """The :class:`~nile_align.nile.lexicon.Lexicon` ``--vocabulary`` names."""
-    from ..nile.lexicon import lexicon
+    """The :class:`~nile_align.english.lexicon.Lexicon` ``--vocabulary`` names."""
+    from ..english.lexicon import lexicon
 
     return lexicon(getattr(args, "vocabulary", None))
 

@@ -88,7 +88,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                              cutoff=args.cutoff)
     elif args.perturb:
         from ..corpus import read_table, require_columns
-        from ..nile.perturb import labelled_pairs
+        from ..facts.perturb import labelled_pairs
 
         frame = read_table(args.data)
         require_columns(frame, (args.a, args.b), args.data)
@@ -179,7 +179,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from ..corpus import read_table, require_columns
     from ..evaluation.calibration import calibrate, default_path, save_calibration
     from ..evaluation.evaluate import load_labelled
-    from ..nile.perturb import labelled_pairs
+    from ..facts.perturb import labelled_pairs
 
     template_first(args, args.template)
     if args.perturb and args.pairs == "nl-nl":

@@ -184,9 +184,9 @@ def cmd_facts(args: argparse.Namespace) -> int:
 
     words = lexicon_of(args)
     if args.suggest:
+        from ..facts.repair import suggest
         from ..nile.grammar import parse
         from ..nile.intent import diff
-        from ..nile.repair import suggest
 
         intent = parse(args.nile, lenient=args.lenient, source="NILE")
         repaired = suggest(intent, words.read(args.sentence))
@@ -246,7 +246,7 @@ def _add_read(sub) -> None:
 
 def cmd_read(args: argparse.Namespace) -> int:
     from ..corpus import read_lines
-    from ..nile.draft import draft
+    from ..facts.draft import draft
 
     read = lexicon_of(args).read
     texts = [t for s in args.sentences
@@ -304,7 +304,7 @@ def _add_draft(sub) -> None:
 
 def cmd_draft(args: argparse.Namespace) -> int:
     from ..corpus import read_table, require_columns
-    from ..nile.draft import draft
+    from ..facts.draft import draft
 
     frame = read_table(args.input, fmt=args.input_format)
     require_columns(frame, (args.text,), args.input)

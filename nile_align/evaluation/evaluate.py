@@ -155,9 +155,9 @@ def run_evaluation(pairs, *, scorer: Any = None, metrics: Sequence[str] = ("net"
     """
     import pandas as pd
 
+    from ..english.lexicon import Lexicon, lexicon
+    from ..facts.structural import fact_score, nile_facts, veto
     from ..judge.verdict import Judge
-    from ..nile.facts import fact_score, nile_facts, veto
-    from ..nile.lexicon import Lexicon, lexicon
     from ..resources import __version__
     from .baselines import BASELINES, MiniLM, baseline_scores
     from .calibration import resolve_judge

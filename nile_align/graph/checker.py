@@ -77,7 +77,7 @@ class Flag:
     #: paraphrases (6) would align, the triplets it makes checkable); the queue's order.
     unlocks: int = 0
     #: For a pair whose facts are contradicted: the intent its sentence implies
-    #: (:func:`nile_align.nile.repair.suggest`), and that sentence.
+    #: (:func:`nile_align.facts.repair.suggest`), and that sentence.
     suggested_nile: str | None = None
     suggested_for: str | None = None
     #: cond5: the facts on which the two translations differ; each with the sentence that
@@ -89,7 +89,7 @@ class Flag:
     #: uncertain: the flag whose decision settles this one by (6) (a paraphrase of the same
     #: intent); the queue puts it after that one, as one decision's worth of work.
     settled_by: str | None = None
-    #: no_intent: the draft of its intent (:class:`nile_align.nile.draft.Draft`: route,
+    #: no_intent: the draft of its intent (:class:`nile_align.facts.draft.Draft`: route,
     #: reasons, the facts it rests on); ``suggested_nile`` is its Nile when there is one.
     draft: dict | None = None
 
@@ -154,7 +154,7 @@ class _Flagger:
     def differ(self, i: str, n1: str, n2: str) -> list[dict]:
         """The facts on which two sentences differ (each direction's not kept), each with
         the sentence that states it and whether intent ``i`` states it."""
-        from ..nile.paraphrase import compare
+        from ..facts.paraphrase import compare
 
         g = self.g
         out = []
@@ -168,7 +168,7 @@ class _Flagger:
     def intent_states(self, i: str, fact: Any, s: str) -> str:
         """Whether intent ``i`` states a fact that its sentence ``s`` states: ``has`` (its
         fact check matches the words), ``contradicts`` (it says otherwise) or ``lacks``."""
-        from ..nile.facts import check_facts, parse_or_none
+        from ..facts.structural import check_facts, parse_or_none
         from .evidence import marks, state_at
 
         if fact.span is None:
@@ -185,8 +185,8 @@ class _Flagger:
 
     def suggestion(self, score: dict) -> tuple[str, str] | None:
         """(repaired Nile, sentence) for an align score whose facts are contradicted."""
-        from ..nile.facts import parse_or_none
-        from ..nile.repair import suggest
+        from ..facts.repair import suggest
+        from ..facts.structural import parse_or_none
 
         if score["kind"] != "align" or not any(f["status"] == "contradicted"
                                                for f in score["facts"]):
@@ -318,7 +318,7 @@ def _settle(g: nx.Graph, flags: list[tuple[Flag, str]], intent: str | None = Non
 def _no_intent(f: _Flagger, s: str) -> Flag:
     """The no_intent flag of sentence ``s``, with the draft of its intent: from its reading,
     or from the nearest intent of its paraphrase candidates, repaired."""
-    from ..nile.draft import draft
+    from ..facts.draft import draft
 
     g = f.g
     near = [g.nodes[i]["canonical"] for n in g.neighbors(s) if g.edges[s, n]["kind"] == "para"

@@ -1,9 +1,9 @@
 """The facts of every pair of a translation graph, in two passes over its sentences: each
-sentence read once (:func:`nile_align.nile.reading.read`) with the NL↔Nile fact check of its
+sentence read once (:func:`nile_align.english.reading.read`) with the NL↔Nile fact check of its
 intent–sentence pairs on that reading (:func:`read_all`), then the NL↔NL comparison of every
 sentence pair on the sentences' statements, both ways (:func:`compare_all`). In one process,
 with a progress bar on stderr: a check spreads its partitions over the cores
-(:mod:`nile_align.engines`).
+(:mod:`nile_align.pipeline.engines`).
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..nile.facts import check_facts, parse_or_none
+from ..english.lexicon import Lexicon
+from ..english.lexicon import lexicon as shipped
+from ..english.reading import Statement
+from ..facts.paraphrase import compare
+from ..facts.structural import check_facts, parse_or_none
 from ..nile.intent import Intent
-from ..nile.lexicon import Lexicon
-from ..nile.lexicon import lexicon as shipped
-from ..nile.paraphrase import compare
-from ..nile.reading import Statement
 
 __all__ = ["KEPT", "KnownFacts", "compare_all", "compared", "fact_candidates", "marks", "read_all",
            "state_at", "stored"]

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from ..facts.structural import CATEGORIES, category
 from ..judge.verdict import VERDICTS, decision
-from ..nile.facts import CATEGORIES, category
 
 __all__ = ["compare", "ranked", "system_counts", "systems_of", "table"]
 

@@ -7,7 +7,7 @@ the Nile as the reference, the fact check's findings, the composed verdict
 (:mod:`nile_align.judge.verdict`), the expert label and the final decision with its source; an
 ``uncertain`` verdict leaves the decision None. ``para`` edges join two sentences and carry
 the NL↔NL verdict (``paraphrase``, ``not_paraphrase`` or ``uncertain``) composed from the
-facts each direction keeps (:func:`nile_align.nile.paraphrase.compare`) and, where an NL↔NL
+facts each direction keeps (:func:`nile_align.facts.paraphrase.compare`) and, where an NL↔NL
 calibration shows the model counts, PLUIE(u, v) and PLUIE(v, u).
 
 Every sentence is read once (:mod:`nile_align.graph.evidence`, on every core), and its
@@ -153,11 +153,11 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
             blocking is run, and the candidates among these sentences are those of
             ``cross``.
         lexicon: The English and vocabulary every sentence is read with
-            (:func:`nile_align.nile.lexicon.lexicon`; default the shipped ones).
+            (:func:`nile_align.english.lexicon.lexicon`; default the shipped ones).
         progress: Bars on stderr (None: only on a terminal).
     """
     from ..corpus import accounting
-    from ..nile.lexicon import lexicon as shipped
+    from ..english.lexicon import lexicon as shipped
     from .blocking import candidate_pairs
     from .evidence import compare_all, fact_candidates, read_all
 
@@ -343,7 +343,7 @@ def _para_facts(g: nx.Graph, u: str, v: str) -> dict:
 
 
 def _comparison(stored: dict):
-    from ..nile.paraphrase import Comparison, Fact
+    from ..facts.paraphrase import Comparison, Fact
 
     return Comparison(stored["verdict"], tuple(Fact(**f) for f in stored["facts"]))
 
@@ -385,7 +385,7 @@ def mutual(g: nx.Graph, u: str, v: str, intent: str | None = None) -> bool | Non
         return False  # the facts veto, as they do unguided
     # The intent's facts say the two keep each other's facts; a model that counts still
     # confirms or disputes them, as it does the intent-free facts.
-    from ..nile.paraphrase import Comparison
+    from ..facts.paraphrase import Comparison
 
     kept = Comparison("paraphrase", ())
     return decision(compose_para(kept, kept, e["score_uv"], e["score_vu"],
@@ -426,7 +426,7 @@ def facts_verdict(g: nx.Graph, i: str, s: str) -> str:
 
 def shared_facts(g: nx.Graph, u: str, v: str) -> list[str]:
     """The facts both sentences state (each kept in both directions), in words."""
-    from ..nile.paraphrase import compare
+    from ..facts.paraphrase import compare
 
     su, sv = statement(g, u), statement(g, v)
     back = {f.fact for f in compare(sv, su).kept()}
@@ -545,7 +545,7 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
 
 def _facts(g: nx.Graph, i: str, s: str) -> list[dict]:
     """The fact check of a pair the corpus does not have (what matched left out)."""
-    from ..nile.facts import check_facts, parse_or_none
+    from ..facts.structural import check_facts, parse_or_none
 
     intent = parse_or_none(g.nodes[i]["canonical"])
     found = check_facts(intent, g.graph["_readings"](g.nodes[s]["text"])) \

@@ -100,9 +100,9 @@ def realise(intent: Intent, rng: random.Random) -> str:
 
 def perturb(intent: Intent, rng: random.Random) -> tuple[Intent, str] | None:
     """``intent`` with one realistic error (and its kind, see
-    :data:`nile_align.nile.perturb.KINDS`), drawn with ``rng`` among every kind that applies;
+    :data:`nile_align.facts.perturb.KINDS`), drawn with ``rng`` among every kind that applies;
     None if none applies."""
-    from ..nile.perturb import perturbations
+    from ..facts.perturb import perturbations
 
     options = perturbations(intent)
     if not options:

@@ -13,7 +13,7 @@ check and the model's score, each counted only as far as it is known to be right
 
 NL↔NL pairs get the same treatment (:func:`compose_para`): each direction A→B is
 ``paraphrase``, ``not_paraphrase`` or ``uncertain`` from the facts the two sentences state
-(:func:`nile_align.nile.paraphrase.compare`) and the model's PLUIE(A, B) where an NL↔NL
+(:func:`nile_align.facts.paraphrase.compare`) and the model's PLUIE(A, B) where an NL↔NL
 calibration shows it counts; the pair is a paraphrase when both directions are.
 """
 
@@ -132,7 +132,7 @@ def compose(findings: Sequence, score: float | None, judge: Judge) -> Verdict:
     rule is here.
 
     Args:
-        findings: The pair's fact-check findings (:class:`~nile_align.nile.facts.Finding`
+        findings: The pair's fact-check findings (:class:`~nile_align.facts.structural.Finding`
             or their dicts).
         score: The pair's score (None when unscored).
         judge: What the score is worth.
@@ -177,7 +177,7 @@ def check_translation(nile: str, sentence: str, *, vocabulary=None, score: float
         nile: What the chatbot or LLM wrote.
         sentence: What the user asked.
         vocabulary: What the sentence is read with: a
-            :class:`~nile_align.nile.lexicon.Lexicon`, the name of a shipped overlay such as
+            :class:`~nile_align.english.lexicon.Lexicon`, the name of a shipped overlay such as
             ``"lumi"``, or an overlay file's path (None: the shipped one).
         score: A model's score of the pair (None: no score).
         judge: What the score is worth (default: a judge that counts no score, so the
@@ -189,7 +189,7 @@ def check_translation(nile: str, sentence: str, *, vocabulary=None, score: float
         ...                   "Guests cannot use Netflix").verdict
         'aligned'
     """
-    from ..nile.facts import check_facts
+    from ..facts.structural import check_facts
     from ..nile.validate import validate
     from ..resources import __version__
 
@@ -208,9 +208,9 @@ def check_translation(nile: str, sentence: str, *, vocabulary=None, score: float
 
 
 def _lexicon(vocabulary):
-    """The :class:`~nile_align.nile.lexicon.Lexicon` of a ``vocabulary`` argument (a lexicon,
+    """The :class:`~nile_align.english.lexicon.Lexicon` of a ``vocabulary`` argument (a lexicon,
     a shipped overlay's name, an overlay file, or None for the shipped one)."""
-    from ..nile.lexicon import Lexicon, lexicon
+    from ..english.lexicon import Lexicon, lexicon
 
     return vocabulary if isinstance(vocabulary, Lexicon) else lexicon(vocabulary)
 
@@ -226,7 +226,7 @@ NOT_NILE = {"status": "missing", "kind": "nile", "fact": "A is not valid Nile",
 def verdicts(frame, *, a: str, b: str, judge: Judge, score: str = "score", vocabulary=None):
     """``frame`` (scored NL↔Nile pairs, A = Nile) with ``verdict`` and ``reasons`` columns;
     the sentences read with ``vocabulary`` (see :func:`check_translation`)."""
-    from ..nile.facts import check_facts
+    from ..facts.structural import check_facts
     from ..nile.intent import Intent
     from ..nile.validate import validate
 
@@ -311,7 +311,7 @@ def compose_para(forward, backward, score_ab: float | None, score_ba: float | No
     The pair is a paraphrase when both directions are, not one when either is not.
 
     Args:
-        forward: The fact comparison A→B (:class:`~nile_align.nile.paraphrase.Comparison`).
+        forward: The fact comparison A→B (:class:`~nile_align.facts.paraphrase.Comparison`).
         backward: The fact comparison B→A.
         score_ab: PLUIE(A, B) (None: no score).
         score_ba: PLUIE(B, A) (None: no score).
@@ -340,7 +340,7 @@ def para_verdicts(frame, *, a: str, b: str, judge: Judge | None = None,
     ``backward`` directions and ``reasons``; the scores count where ``judge`` says so (no
     judge, or no score columns: the facts alone). Each distinct sentence is read once, with
     ``vocabulary`` (see :func:`check_translation`)."""
-    from ..nile.paraphrase import compare
+    from ..facts.paraphrase import compare
 
     read = _lexicon(vocabulary).reader()
     judge = judge or Judge(counts=False, source="no model", kind="nl-nl")

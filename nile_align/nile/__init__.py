@@ -1,8 +1,7 @@
-"""The Nile stage: text in, checked intents and their facts out.
+"""The Nile wing: the language itself, text in, checked intents out.
 
 A Lark grammar parses Nile into a typed AST (``grammar``, ``intent``); ``semantics`` and
-``validate`` check units, numbers and windows with positions; ``facts`` (through the
-``vocabulary`` of ``grammar/vocabulary.toml``) says which facts of an intent an English
-sentence states, misses or contradicts; ``repair`` proposes the intent a sentence implies,
-``perturb`` the one-fact errors a judge must catch, ``synth`` random valid intents.
+``validate`` check units, numbers and windows with positions; ``synth`` makes random valid
+intents. What English states is read in :mod:`nile_align.english` and compared with an
+intent in :mod:`nile_align.facts`.
 """

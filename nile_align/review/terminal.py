@@ -104,7 +104,7 @@ def review_tty(store: ReviewStore, *, reviewer: str, console: Any = None,
     already stored."""
     from rich.console import Console
 
-    from ..nile.lexicon import shipped
+    from ..english.lexicon import shipped
 
     console = console or Console(highlight=False)
     made = [0]

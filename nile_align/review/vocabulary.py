@@ -2,7 +2,7 @@
 because the reading did not know a name (the intent says ``endpoint('building A')``, the
 sentence "the annex") proposes a vocabulary entry ("annex" names the target 'building A');
 the reviewer confirms it or not, and the confirmed entries are written as a vocabulary
-overlay that ``--vocabulary FILE`` reads (:mod:`nile_align.nile.lexicon`). A proposal never
+overlay that ``--vocabulary FILE`` reads (:mod:`nile_align.english.lexicon`). A proposal never
 counts until it is confirmed.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..nile.facts import check_facts
-from ..nile.lexicon import Lexicon
+from ..english.lexicon import Lexicon
+from ..facts.structural import check_facts
 from ..nile.validate import validate
 
 __all__ = ["ALIGNING_RULES", "Proposal", "overlay_text", "proposals", "propose"]

@@ -4,7 +4,7 @@ with a deployment's names and conventions laid over them (``--vocabulary``).
 A deployment names its places and services its own way (Lumi calls the Internet edge
 ``gateway`` and writes ``endpoint('network')`` for a request that names no target), and no
 rule can guess that; a vocabulary overlay says it as data: a TOML file with the layout of
-``grammar/vocabulary.toml`` (:func:`nile_align.nile.vocabulary.overlay`), or the name of one
+``grammar/vocabulary.toml`` (:func:`nile_align.english.vocabulary.overlay`), or the name of one
 shipped in ``grammar/vocabularies/`` (``lumi``). One :class:`Lexicon` is made per run and
 passed to every step that reads English, in this process and in workers.
 """
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UsageError
-from .english import English, english
+from .data import English, english
 from .reading import Reading, read
 from .vocabulary import Vocabulary, overlay, vocabulary
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .guard import alive
-from .runtime import collector_paused
+from ..guard import alive
+from ..runtime import collector_paused
 
 __all__ = ["INLINE_BYTES", "TASKS_PER_WORKER", "LocalEngine", "RayEngine", "cores",
            "ignore_interrupt", "interrupt_ignored_by_children", "make_engine", "stop"]
@@ -39,7 +39,7 @@ INLINE_BYTES = 1024
 
 
 #: The modules the local engine's workers start with.
-_PRELOAD = ["numpy", "pandas", "nile_align.partitioned"]
+_PRELOAD = ["numpy", "pandas", "nile_align.pipeline.driver"]
 
 
 def ignore_interrupt() -> None:
@@ -335,7 +335,7 @@ class LocalEngine:
         """The pool broke (a worker died): a new one, and every unfinished task again."""
         self._tries[n] = self._tries.get(n, 0) + 1
         if self._tries[n] > self.retries:
-            from .errors import NileAlignError
+            from ..errors import NileAlignError
 
             raise NileAlignError(f"a task failed {self._tries[n]} times: its worker died "
                                  f"each time (out of memory?)") from None
@@ -400,7 +400,7 @@ class RayEngine:
 
     def __init__(self, address: str | None = None, *, retries: int = 3,
                  object_store_gib: float | None = 4.0):
-        from .judge.scale import start_ray
+        from ..judge.scale import start_ray
 
         # Chunks and partitions pass through the object store of a local cluster; beyond
         # its size Ray spills them to disk, so a larger corpus needs no more memory. A
@@ -461,6 +461,6 @@ def make_engine(name: str = "local", *, address: str | None = None,
         if spool is not None:
             Path(spool).mkdir(parents=True, exist_ok=True)
         return LocalEngine(processes, spool=spool)
-    from .errors import UsageError
+    from ..errors import UsageError
 
     raise UsageError(f"unknown engine {name!r}; choose local or ray")

@@ -14,8 +14,10 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from .facts import Finding, check_facts, contradictions, nile_value
-from .intent import (
+from ..english.lexicon import Lexicon, reading_of
+from ..english.reading import PERIODS, WAYS, Amount, Reading
+from ..english.vocabulary import KINDS
+from ..nile.intent import (
     NEGATION,
     PERIOD_CODE,
     QUOTA_UNITS,
@@ -30,9 +32,7 @@ from .intent import (
     Schedule,
     Time,
 )
-from .lexicon import Lexicon, reading_of
-from .reading import PERIODS, WAYS, Amount, Reading
-from .vocabulary import KINDS
+from .structural import Finding, check_facts, contradictions, nile_value
 
 __all__ = ["suggest"]
 
@@ -53,7 +53,7 @@ def suggest(intent: Intent, sentence: str | Reading, *,
         sentence: The sentence, or its reading.
         lexicon: What a sentence given as text is read with (default the shipped one).
     """
-    from .validate import validate
+    from ..nile.validate import validate
 
     r = reading_of(sentence, lexicon)
     bad = contradictions(check_facts(intent, r))

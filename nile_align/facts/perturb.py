@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from .intent import Bandwidth, Function, Intent, Operation, Path, Quota, Schedule, Time
+from ..nile.intent import Bandwidth, Function, Intent, Operation, Path, Quota, Schedule, Time
 
 __all__ = ["KINDS", "Perturbation", "labelled_pairs", "perturbations", "seeded"]
 
@@ -61,8 +61,8 @@ def perturbations(intent: Intent, sentence: str = "", *, seed: int = 0) -> list[
     """One perturbation of each kind that applies to ``intent``. ``sentence`` (its English)
     keeps added items and changed targets to names the sentence does not use, so that the
     wrong intent is wrong for that sentence."""
-    from .intent import diff
-    from .validate import validate
+    from ..nile.intent import diff
+    from ..nile.validate import validate
 
     rng = seeded(intent.key(), sentence, seed)
     said = sentence.casefold()
@@ -80,7 +80,7 @@ def _alike(a, b, vocab) -> bool:
 
 
 def _candidates(intent: Intent, said: str, rng: random.Random) -> Iterator[tuple[str, Intent]]:
-    from .vocabulary import vocabulary
+    from ..english.vocabulary import vocabulary
 
     vocab = vocabulary()
     ops = list(intent.operations)
@@ -152,7 +152,7 @@ def _candidates(intent: Intent, said: str, rng: random.Random) -> Iterator[tuple
 
 
 def _unsaid(value: str, said: str) -> bool:
-    from .vocabulary import vocabulary
+    from ..english.vocabulary import vocabulary
 
     vocab = vocabulary()
     words = vocab.analyse(said)
@@ -185,7 +185,7 @@ def _added(intent: Intent, ops: list[Operation], said: str, rng: random.Random
 
 
 def _target(intent: Intent, said: str, rng: random.Random) -> Iterator[tuple[str, Intent]]:
-    from .vocabulary import vocabulary
+    from ..english.vocabulary import vocabulary
 
     vocab = vocabulary()
 
@@ -246,7 +246,7 @@ def labelled_pairs(positives, *, a: str = "nile", b: str = "text", seed: int = 0
     (1/0) and kind ("" for the positives); pairs whose Nile does not parse are left out."""
     import pandas as pd
 
-    from .facts import parse_or_none
+    from .structural import parse_or_none
 
     rows = []
     for nile, text in zip(positives[a], positives[b]):

@@ -1,6 +1,6 @@
 """The English the reading knows, as data (``grammar/english.toml``): units, periods, months,
 times and dates, the cue words of every fact, the asides that are no fact, clause and path
-words, with the patterns built from them once. :mod:`nile_align.nile.reading` and the steps
+words, with the patterns built from them once. :mod:`nile_align.english.reading` and the steps
 that consume its reading (the fact check, the NL↔NL comparison, the drafts) take one
 :class:`English` and hold no word list of their own; :func:`english` is the shipped one, and
 :func:`load_english` makes another that ``read(text, english=...)`` carries to every step.
@@ -70,7 +70,7 @@ class English:
     number_words: str                   # numbers written as words ("twenty-five")
     unit_word: str                      # any unit word: "megabytes", "Mbps", "gigs", "B"
     #: Every cue (grammar/english.toml [cues] and the periods' words): its pattern, as
-    #: written (``cues``) and compiled (``cue``: screened and folded, nile_align.nile.matching).
+    #: written (``cues``) and compiled (``cue``: screened and folded, nile_align.english.matching).
     cues: dict[str, str] = field(default_factory=dict)
     cue: dict[str, Pattern] = field(default_factory=dict)
     #: The cue families of verbs in the order their cues are looked for, the verb each cue
@@ -220,7 +220,7 @@ def load_english(text: str) -> English:
     letter_tokens = _either([*units_words[:10], *spoken_data["joiners"]])
     raw = {
         "unit_word": unit_word,
-        # numbers, letters and clocks as people say them (nile_align.nile.numerals)
+        # numbers, letters and clocks as people say them (nile_align.english.numerals)
         # a word of comparison, then nothing but marks up to where the search ends
         "compared": r"\b(?:" + fill(_any(numbers["compared"])) + r")\W*$",
         "number_hint": r"\b(?:" + _either([*units_words, *tens, *numbers["scales"],
@@ -366,7 +366,7 @@ def load_english(text: str) -> English:
         "from_after": r"(?:" + words(paths, "from_after") + r")\b",
         "to_after": r"(?:" + words(paths, "to_after") + r")\b",
         "between": r"\b(?:" + words(paths, "between") + r")\s+(?:the\s+)?$",
-        # where a name stands (nile_align.nile.reading: unknown names)
+        # where a name stands (nile_align.english.reading: unknown names)
         "name_before": r"\b(?:" + words(paths, "name_before") + r")\s+(?:(?:"
                        + words(paths, "name_between") + r")\s+)*$",
         "name_before_loose": r"\b(?:" + words(paths, "name_before_loose") + r")\s+(?:(?:"
@@ -433,7 +433,7 @@ def load_english(text: str) -> English:
                      + ")",
     }
     flags = {"date_iso": 0}
-    # screened by their words, rarer than closed-class ones, folded (nile_align.nile.matching)
+    # screened by their words, rarer than closed-class ones, folded (nile_align.english.matching)
     compiled = Patterns(common=names["function_words"].split())
     patterns = {name: compiled.compile(p, flags.get(name, re.I)) for name, p in raw.items()}
     before_word = r"\b(?:{})\s+(?:about\s+|around\s+)?$"

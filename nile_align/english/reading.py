@@ -5,12 +5,12 @@ This module is the one place that reads English. :func:`read` turns a sentence i
 clock times and dates, and every cue word (polarity, bound, direction, period, time) with
 its span, clause by clause. Two consumers use it:
 
-- the guided fact check (:mod:`nile_align.nile.facts`), which looks for each fact of an
+- the guided fact check (:mod:`nile_align.facts.structural`), which looks for each fact of an
   intent in the reading, and the repair suggestions built on it;
 - :meth:`Reading.statement`, the intent-free facts of the sentence (amounts with kind, value,
   bound, direction and period; items with their polarity; targets and the path; the time
   window), each with its span, and what the rules could not read. The NL↔NL comparison
-  (:mod:`nile_align.nile.paraphrase`) compares two statements.
+  (:mod:`nile_align.facts.paraphrase`) compares two statements.
 
 No model. Values are named through the vocabularies of ``grammar/vocabulary.toml``.
 """
@@ -26,8 +26,8 @@ from dataclasses import asdict, dataclass, field
 from typing import NamedTuple
 
 from ..errors import UsageError
-from .english import English, known_word
-from .english import english as _english
+from .data import English, known_word
+from .data import english as _english
 from .numerals import normalise
 from .vocabulary import ITEMS, Mention, Sentence, Vocabulary, vocabulary
 
@@ -1152,7 +1152,7 @@ def _typos(words: Sentence, mentions: list[Mention], vocab: Vocabulary,
            e: English) -> list[tuple[Mention, str]]:
     """Words that are a typo of a name the vocabulary knows, each read as that name (a
     mention) with the name it was read as: a word no name covers, of four letters or more,
-    that is no English word (:func:`~nile_align.nile.english.known_word`) and one edit from
+    that is no English word (:func:`~nile_align.english.data.known_word`) and one edit from
     exactly one name (``Vocabulary.near``): "dowms", "gusets",
     "torent". The chatbot's own name ("Lumi", "Limi") is an address, no typo."""
     out, text = [], words.text

@@ -1,6 +1,6 @@
 """The check as partitions of the corpus, the only way it runs: no process holds the whole
-corpus, the tasks run on an engine (:mod:`nile_align.engines`: a pool of processes here, or a
-Ray cluster), and the driver holds integers per pair.
+corpus, the tasks run on an engine (:mod:`nile_align.pipeline.engines`: a pool of processes
+here, or a Ray cluster), and the driver holds integers per pair.
 
 Four passes (docs/scaling.md §4 says why no pair is lost):
 
@@ -46,16 +46,18 @@ from typing import Any
 
 import numpy as np
 
-from .corpus import PAIR_COLUMNS, PairColumns, accounting, iter_pair_chunks, pairs_of
-from .errors import UsageError
-from .graph.checker import add_counts, check, flag_order, summary_counts, summary_meta, summary_of
-from .graph.decisions import Decisions
-from .graph.evidence import KnownFacts
-from .graph.translation import build_graph, propagate, sentence_id
-from .guard import atomic_file
-from .judge.verdict import Judge
-from .nile.lexicon import Lexicon
-from .report import (
+from ..corpus import PAIR_COLUMNS, PairColumns, accounting, iter_pair_chunks, pairs_of
+from ..english.lexicon import Lexicon
+from ..errors import UsageError
+from ..graph.checker import add_counts, check, flag_order, summary_counts, summary_meta, summary_of
+from ..graph.decisions import Decisions
+from ..graph.evidence import KnownFacts
+from ..graph.translation import build_graph, propagate, sentence_id
+from ..guard import atomic_file
+from ..judge.verdict import Judge
+from ..review.store import evidence_hash
+from ..runtime import collector_paused, progress_bar
+from .outputs import (
     ALIGNED_FORMATS,
     GRAPH_FILES_EDGES,
     aligned_header,
@@ -66,8 +68,6 @@ from .report import (
     write_streams,
     writes_graph,
 )
-from .review.store import evidence_hash
-from .runtime import collector_paused, progress_bar
 
 __all__ = ["CHUNK_ROWS", "LAYOUTS", "PARTITION_ROWS", "PartitionedResult", "plan_partitions",
            "run_partitioned"]
@@ -103,7 +103,7 @@ def _scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bo
     sentences and the intent–sentence pairs earlier chunks read (:func:`_seen_keys`), not
     read again: each reaches the partition and the bucket that need it from the chunk that
     read it (every row of a sentence goes where its sentence goes)."""
-    from .graph.blocking import signatures
+    from ..graph.blocking import signatures
 
     started = time.perf_counter()
     with collector_paused():
@@ -200,8 +200,8 @@ def _pack(statement: Any) -> bytes:
     import copy
     import pickle
 
-    from .nile.english import english
-    from .nile.vocabulary import vocabulary
+    from ..english.data import english
+    from ..english.vocabulary import vocabulary
 
     if statement.vocab is vocabulary() or statement.english is english():
         statement = copy.copy(statement)  # its cached key and core kept
@@ -271,9 +271,9 @@ def _candidates(k: int, para_judge: Judge, reviewed: set[tuple[str, str]],
     each as the hashes of its sentences. ``cross``: how many."""
     import pickle
 
-    from .graph.blocking import bucket_pairs
-    from .graph.evidence import compared, fact_candidates
-    from .graph.translation import para_verdict
+    from ..graph.blocking import bucket_pairs
+    from ..graph.evidence import compared, fact_candidates
+    from ..graph.translation import para_verdict
 
     started = time.perf_counter()
 
@@ -307,7 +307,7 @@ def _candidates(k: int, para_judge: Judge, reviewed: set[tuple[str, str]],
     # also a pair of one intent: built with that intent's sentences
     values: list[float | None] = [None] * (2 * len(pairs))
     if score is not None and pairs:
-        from .graph.translation import score_function
+        from ..graph.translation import score_function
 
         score = score_function(score, template)[0]
         texts = [first[sid] for sid in sentences]
@@ -403,7 +403,7 @@ def _cross_facts(corpus: Any, known: KnownFacts, cross: tuple[np.ndarray, np.nda
                  ) -> dict[tuple[str, str], tuple[dict, dict]]:
     """A partition's cross-intent candidate pairs (sentence hashes) as the sentence ids they
     stand for, with their compared facts (u→v, v→u)."""
-    from .graph.evidence import compared
+    from ..graph.evidence import compared
 
     texts = {sentence_id(t): t for t in corpus.loc[corpus["valid"], "text"]}
     ids = list(texts)
@@ -502,7 +502,7 @@ def plan_partitions(places: Sequence[dict], *, live: tuple[np.ndarray, np.ndarra
         u.append(live[0])
         v.append(live[1])
     if decisions is not None:
-        from .nile.validate import validate
+        from ..nile.validate import validate
 
         for d in decisions.align:
             checked = validate(str(d["nile"]))
@@ -594,7 +594,7 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
     Args:
         source: A corpus file, or a DataFrame (a table or a corpus already loaded).
         out: The folder the outputs are written into.
-        engine: Where the tasks run (:mod:`nile_align.engines`).
+        engine: Where the tasks run (:mod:`nile_align.pipeline.engines`).
         columns: The names of the corpus' columns.
         judge: What an NL↔Nile score is worth, resolved on the driver (the model's
             calibrations).
@@ -625,7 +625,7 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Any, columns: PairC
     """
     import pandas as pd
 
-    from .graph.translation import computed_scores
+    from ..graph.translation import computed_scores
 
     if max_hops < 1:
         raise UsageError("--max-hops must be at least 1")
@@ -810,7 +810,7 @@ def _placed(engine: Any, scan: Any, seen: _Seen, bar: Any, judges: Any) -> dict:
 
 def _scoring(judge: Judge, para_judge: Judge, scores: str, score: Any) -> None:
     """A check that computes scores has the function that computes them."""
-    from .graph.translation import computed_scores
+    from ..graph.translation import computed_scores
 
     if any(computed_scores(judge, para_judge, scores)) and score is None:
         raise UsageError("this check computes scores: give the score function")
@@ -819,7 +819,7 @@ def _scoring(judge: Judge, para_judge: Judge, scores: str, score: Any) -> None:
 def _bands(chunk: tuple[Any, dict, dict]) -> np.ndarray:
     """A scanned chunk's valid sentences' n-gram bands (what :func:`_scan` adds with
     ``hashed``), for a scan that ran before it was known that they count."""
-    from .graph.blocking import signatures
+    from ..graph.blocking import signatures
 
     pairs = chunk[0]
     return signatures(pairs.loc[pairs["valid"].to_numpy(dtype=bool), "text"].tolist())
@@ -960,7 +960,7 @@ def _empty_meta(settings: _Settings) -> dict:
 def _empty_corpus():
     import pandas as pd
 
-    from .corpus import PAIR_COLUMNS
+    from ..corpus import PAIR_COLUMNS
 
     return pd.DataFrame({c: [] for c in PAIR_COLUMNS})
 

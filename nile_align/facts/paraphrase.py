@@ -1,5 +1,5 @@
 """NL↔NL from facts: what one English sentence states that another keeps, loses or
-contradicts, read by :mod:`nile_align.nile.reading` (no model).
+contradicts, read by :mod:`nile_align.english.reading` (no model).
 
 A direction A→B asks what PLUIE(A, B) asks of a paraphrase: does B keep every fact A states
 and contradict none? Each fact of A is
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .lexicon import Lexicon, reading_of
-from .reading import ITEMS, Reading, StatedAmount, StatedName, Statement
+from ..english.lexicon import Lexicon, reading_of
+from ..english.reading import ITEMS, Reading, StatedAmount, StatedName, Statement
 
 __all__ = ["DIRECTIONS", "IMPLICIT", "Comparison", "Fact", "compare"]
 
@@ -253,7 +253,7 @@ def _items(sa: Statement, sb: Statement) -> list[Fact]:
 
 def _vocabulary(s: Statement):
     """The vocabulary a statement was read with."""
-    from .vocabulary import vocabulary
+    from ..english.vocabulary import vocabulary
 
     return s.vocab or vocabulary()
 

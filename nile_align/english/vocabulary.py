@@ -140,7 +140,7 @@ class Vocabulary:
             entries.sort(key=lambda e: (-len(e[0]), e[1]))
 
     #: How another process makes this vocabulary again, where it is a lexicon's (set by
-    #: :mod:`nile_align.nile.lexicon`: rebuilt there once, not once per message).
+    #: :mod:`nile_align.english.lexicon`: rebuilt there once, not once per message).
     rebuild: tuple | None = None
 
     def __reduce__(self):

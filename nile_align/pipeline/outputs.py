@@ -24,9 +24,9 @@ from typing import Any
 
 import networkx as nx
 
-from .graph.checker import RULES, Flag
-from .graph.translation import align_edges
-from .guard import atomic_file, printable, write_whole
+from ..graph.checker import RULES, Flag
+from ..graph.translation import align_edges
+from ..guard import atomic_file, printable, write_whole
 
 __all__ = ["ALIGNED_FORMATS", "GRAPH_FILES_EDGES", "REPORT_FLAGS", "REPORT_ROWS",
            "aligned_lines", "aligned_records", "alignment_records", "atomic_file",
@@ -330,7 +330,7 @@ def _decision(x) -> str:
 
 def _systems(systems: dict) -> list[str]:
     """The translating systems compared: a ranked table and a bar chart (inline SVG)."""
-    from .graph.systems import ranked, svg_chart
+    from ..graph.systems import ranked, svg_chart
 
     def share(x: dict) -> str:
         return f"{x['share']:.0%} <small>[{x['ci'][0]:.0%}, {x['ci'][1]:.0%}]</small>"

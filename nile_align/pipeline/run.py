@@ -1,5 +1,5 @@
 """The main job as one call: read and validate a corpus, score, build the graph, propagate,
-check, write the outputs, as partitions on an engine (:mod:`nile_align.partitioned`).
+check, write the outputs, as partitions on an engine (:mod:`nile_align.pipeline.driver`).
 ``nile-align check`` and ``nile-align run`` are thin layers over it."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .corpus import PairColumns
+from ..corpus import PairColumns
+from ..graph.checker import Flag
+from ..graph.decisions import Decisions
+from ..guard import check_out_folder, output_set
+from ..judge.verdict import Judge
+from ..review.store import read_flags
+from .driver import CHUNK_ROWS, PARTITION_ROWS, run_partitioned
 from .engines import LocalEngine, cores
-from .graph.checker import Flag
-from .graph.decisions import Decisions
-from .guard import check_out_folder, output_set
-from .judge.verdict import Judge
-from .partitioned import CHUNK_ROWS, PARTITION_ROWS, run_partitioned
-from .review.store import read_flags
 
 __all__ = ["CheckResult", "run_check"]
 
@@ -83,7 +83,7 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
         scorer: A Scorer or a score function (a, b) -> scores, for the scores that are
             computed. None, with no judge given: no model, the facts decide.
         out: The folder the outputs are written into (None: a temporary folder, removed).
-        engine: Where the partitions run (:mod:`nile_align.engines`; default a pool of this
+        engine: Where the partitions run (:mod:`nile_align.pipeline.engines`; default a pool of this
             machine's cores, or this process for a small corpus).
         columns: The names of the corpus' columns (default ``nile``, ``text``, ``system``,
             ``id``, ``gold``).
@@ -111,15 +111,15 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
             read meanwhile.
         scores: Which scores are computed (:data:`nile_align.graph.translation.SCORES`).
         graph_files: When graph.json and graph.graphml are written: see
-            :func:`nile_align.report.write_outputs`.
+            :func:`nile_align.pipeline.outputs.write_outputs`.
         aligned_format: The aligned corpus' format: see
-            :func:`nile_align.report.write_outputs`.
+            :func:`nile_align.pipeline.outputs.write_outputs`.
         layout: Single files (``files``, the default here) or a folder of parts (``parts``,
-            the default on Ray): :data:`nile_align.partitioned.LAYOUTS`.
-        chunk_rows: Input rows per scan task (:data:`nile_align.partitioned.CHUNK_ROWS`).
-        partition_rows: Pairs per partition (:data:`nile_align.partitioned.PARTITION_ROWS`).
+            the default on Ray): :data:`nile_align.pipeline.driver.LAYOUTS`.
+        chunk_rows: Input rows per scan task (:data:`nile_align.pipeline.driver.CHUNK_ROWS`).
+        partition_rows: Pairs per partition (:data:`nile_align.pipeline.driver.PARTITION_ROWS`).
         vocabulary: A deployment's names and conventions every sentence is read with (a
-            :class:`~nile_align.nile.lexicon.Lexicon`, a shipped overlay's name such as
+            :class:`~nile_align.english.lexicon.Lexicon`, a shipped overlay's name such as
             ``"lumi"``, or an overlay file; default the shipped vocabulary).
         progress: Bars on stderr (None: only on a terminal).
         force: Write the outputs even where they would replace an input of the check or
@@ -128,8 +128,8 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
     Returns:
         What the check produced; with no ``out``, the flags and the graph stay in it.
     """
-    from .graph.translation import resolve_judges
-    from .nile.lexicon import Lexicon, lexicon
+    from ..english.lexicon import Lexicon, lexicon
+    from ..graph.translation import resolve_judges
 
     if decisions is not None and not isinstance(decisions, Decisions):
         decisions = Decisions(align=list(decisions))
@@ -180,7 +180,7 @@ def run_check(corpus: Any, scorer: Any = None, *, out: str | Path | None = None,
 
 
 def _no_scorer(a: list[str], b: list[str]) -> list[float]:
-    from .errors import UsageError
+    from ..errors import UsageError
 
     raise UsageError("this check computes scores: give a scorer (a Scorer or a function)")
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from .english import English
+from .data import English
 
 __all__ = ["normalise"]
 

@@ -6,7 +6,7 @@ Two routes, and the better one wins:
   reading`): its targets and their kinds, path, items and their polarity, amounts with
   bound, way and period, hour and date windows, middleboxes;
 - ``nearest``: the intent of a corpus whose facts differ least from the sentence, repaired
-  to what the sentence states (:func:`nile_align.nile.repair.suggest`).
+  to what the sentence states (:func:`nile_align.facts.repair.suggest`).
 
 A draft never invents a fact the sentence does not state: no default window, no guessed
 path direction or quota direction, no guessed kind (a target NEAT writes both as a group and
@@ -20,8 +20,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .facts import check_facts, decisive, parse_or_none
-from .intent import (
+from ..english.lexicon import Lexicon, reading_of
+from ..english.reading import Reading, StatedAmount, StatedName
+from ..english.vocabulary import ITEMS, KINDS
+from ..nile.intent import (
     PERIOD_CODE,
     QUOTA_UNITS,
     RATE_EXPONENT,
@@ -36,9 +38,7 @@ from .intent import (
     Time,
     diff,
 )
-from .lexicon import Lexicon, reading_of
-from .reading import Reading, StatedAmount, StatedName
-from .vocabulary import ITEMS, KINDS
+from .structural import check_facts, decisive, parse_or_none
 
 __all__ = ["Draft", "draft", "from_nearest", "from_reading"]
 
@@ -123,7 +123,7 @@ def _clean(intent: Intent, r: Reading) -> bool:
 def from_reading(sentence: str | Reading, *, lexicon: Lexicon | None = None) -> Draft:
     """The intent built from the sentence's reading alone, or no draft with the words that
     were not understood."""
-    from .validate import validate
+    from ..nile.validate import validate
 
     r = reading_of(sentence, lexicon)
     st = r.statement

@@ -25,11 +25,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .english import known_word
-from .intent import Bandwidth, Function, Intent, Quota, Schedule
-from .lexicon import Lexicon, reading_of
-from .reading import Amount, Hit, Reading, Said, Window
-from .vocabulary import ITEMS, Mention, Vocabulary, spelled
+from ..english.data import known_word
+from ..english.lexicon import Lexicon, reading_of
+from ..english.reading import Amount, Hit, Reading, Said, Window
+from ..english.vocabulary import ITEMS, Mention, Vocabulary, spelled
+from ..nile.intent import Bandwidth, Function, Intent, Quota, Schedule
 
 __all__ = ["CATEGORIES", "Finding", "category", "check_facts", "contradictions", "decisive",
            "fact_score", "nile_facts", "nile_value", "parse_or_none", "quota_period", "veto"]
@@ -354,7 +354,7 @@ def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding
 def _qualified(kind: str, fact: str, want: str, which: str, ctx: _Context,
                amount: Amount | None, *, default: str | None = None) -> Finding:
     """A qualifier of an amount (its bound, quota direction or period) against what the
-    reading says of it (:meth:`~nile_align.nile.reading.Reading.qualifier`, the one
+    reading says of it (:meth:`~nile_align.english.reading.Reading.qualifier`, the one
     interpretation the NL↔NL comparison uses too): matched or contradicted; where the
     sentence says two and neither next to the amount, the intent chooses among them; where
     it says none, Nile's ``default`` (max bandwidth, download quota, as Lumi reads an
@@ -444,7 +444,7 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
     """The network facts the sentence states that the intent lacks, each a contradiction
     named "adds ...": a target, group or path end, an item, a middlebox, a limit, an
     exception. What only describes (a gloss, an example, a rationale: see
-    :mod:`nile_align.nile.reading`) adds nothing; neither does an implicit target, nor an
+    :mod:`nile_align.english.reading`) adds nothing; neither does an implicit target, nor an
     item named next to a related one the intent has ("POP3 email")."""
     r, vocab = ctx.r, ctx.vocab
     mine = [f.value for f in ctx.functions]
@@ -1210,7 +1210,7 @@ def parse_or_none(text: str) -> Intent | None:
     """The intent of a Nile text, or None when it does not parse (cached: corpora repeat
     their intents)."""
     from ..errors import NileAlignError
-    from .grammar import parse
+    from ..nile.grammar import parse
 
     try:
         return parse(text)
