@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import publish, stamp  # noqa: E402
 
-from nile_align.pipeline.driver import CHUNK_ROWS, PARTITION_ROWS  # noqa: E402
+from nile_align.pipeline.options import CHUNK_ROWS, PARTITION_ROWS  # noqa: E402
 
 NEAT = ROOT.parent / "shared" / "data" / "neat-rein-dev.tsv"
 SYSTEMS = ("llama", "mistral")

@@ -25,6 +25,7 @@ from nile_align.facts.draft import draft  # noqa: E402
 from nile_align.facts.structural import parse_or_none  # noqa: E402
 from nile_align.judge.verdict import Judge  # noqa: E402
 from nile_align.nile.intent import Intent  # noqa: E402
+from nile_align.pipeline.options import JudgeOptions  # noqa: E402
 from nile_align.pipeline.run import run_check  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,9 +128,9 @@ def _inherited(frame: pd.DataFrame) -> dict[str, str]:
     """Sentence → the intent (6) gives it, after a check of ``frame`` on the facts alone."""
     from nile_align.graph.translation import align_edges
 
-    result = run_check(load_pairs(frame), lambda a, b: [0.0] * len(a),
-                       judge=Judge(0.0, counts=False, source="no model"),
-                       para_judge=Judge(0.0, counts=False, source="no model", kind="nl-nl"))
+    result = run_check(load_pairs(frame), lambda a, b: [0.0] * len(a), judging=JudgeOptions(
+        judge=Judge(0.0, counts=False, source="no model"),
+        para_judge=Judge(0.0, counts=False, source="no model", kind="nl-nl")))
     g = result.graph
     return {g.nodes[s]["text"]: g.nodes[i]["canonical"] for i, s, e in align_edges(g)
             if e["decision"] and e["source"] == "inferred"}

@@ -40,6 +40,7 @@ from nile_align.english.reading import reader  # noqa: E402
 from nile_align.facts.draft import draft  # noqa: E402
 from nile_align.facts.structural import parse_or_none  # noqa: E402
 from nile_align.judge.verdict import Judge, para_verdicts, verdicts  # noqa: E402
+from nile_align.pipeline.options import JudgeOptions  # noqa: E402
 from nile_align.pipeline.run import run_check  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,8 +141,8 @@ def _inherited(frame: pd.DataFrame) -> dict[str, str]:
     """Sentence → the intent (6) gives it, after a check of ``frame`` on the facts alone."""
     from nile_align.graph.translation import align_edges
 
-    result = run_check(load_pairs(frame), lambda a, b: [0.0] * len(a), judge=NILE,
-                       para_judge=PARA)
+    result = run_check(load_pairs(frame), lambda a, b: [0.0] * len(a),
+                       judging=JudgeOptions(judge=NILE, para_judge=PARA))
     g = result.graph
     return {g.nodes[s]["text"]: g.nodes[i]["canonical"] for i, s, e in align_edges(g)
             if e["decision"] and e["source"] == "inferred"}
@@ -154,7 +155,8 @@ def condition5(frame: pd.DataFrame) -> tuple[dict, set[str]]:
     exact = frame[frame["aligned"] == 1]
     corpus = load_pairs(pd.DataFrame({"id": exact["id"], "nile": exact["nile"],
                                       "text": exact["sentence"]}))
-    result = run_check(corpus, lambda a, b: [0.0] * len(a), judge=NILE, para_judge=PARA)
+    result = run_check(corpus, lambda a, b: [0.0] * len(a),
+                       judging=JudgeOptions(judge=NILE, para_judge=PARA))
     g = result.graph
     both = {i for i in (n for n, k in g.nodes(data="kind") if k == "intent")
             if sum(bool(g.edges[i, s]["decision"]) for s in g.neighbors(i)

@@ -45,9 +45,12 @@ _LAZY = {
     "run_evaluation": "evaluation.evaluate",
     "build_graph": "graph.translation", "propagate": "graph.translation",
     "check": "graph.checker",
-    "load_pairs": "corpus", "run_check": "pipeline.run",
+    "load_pairs": "corpus", "PairColumns": "corpus", "run_check": "pipeline.run",
     "run_partitioned": "pipeline.driver", "LocalEngine": "pipeline.engines",
-    "RayEngine": "pipeline.engines",
+    "RayEngine": "pipeline.engines", "Engine": "pipeline.engines",
+    "ReadOptions": "pipeline.options", "JudgeOptions": "pipeline.options",
+    "GraphRules": "pipeline.options", "OutputOptions": "pipeline.options",
+    "ExecutionOptions": "pipeline.options", "Judges": "pipeline.options",
     "ReviewStore": "review.store", "load_decisions": "review.store",
 }
 
@@ -59,16 +62,14 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "Bandwidth", "CorpusError", "Diagnostic", "Difference", "Finding", "Function", "Intent",
-    "Judge", "Lexicon", "LocalEngine", "NileAlignError", "NileParser", "NileSyntaxError",
-    "Operation",
-    "ParaVerdict", "Path", "Quota", "RayEngine", "Reading", "ReviewStore", "Schedule",
-    "Scorer", "Signature", "Statement", "Time", "UsageError", "Validation", "Verdict",
-    "build_graph", "calibrate", "check",
-    "check_facts", "check_translation", "compare", "compose", "compose_para", "diff",
-    "lexicon", "load_decisions",
-    "load_pairs", "para_verdicts", "parse", "parse_with_warnings", "perturbations",
-    "propagate", "read", "resolve_judge", "run_check", "run_evaluation", "run_partitioned",
-    "suggest",
-    "validate", "__version__",
+    "Bandwidth", "CorpusError", "Diagnostic", "Difference", "Engine", "ExecutionOptions",
+    "Finding", "Function", "GraphRules", "Intent", "Judge", "JudgeOptions", "Judges", "Lexicon",
+    "LocalEngine", "NileAlignError", "NileParser", "NileSyntaxError", "Operation",
+    "OutputOptions", "PairColumns", "ParaVerdict", "Path", "Quota", "RayEngine", "ReadOptions",
+    "Reading", "ReviewStore", "Schedule", "Scorer", "Signature", "Statement", "Time",
+    "UsageError", "Validation", "Verdict", "build_graph", "calibrate", "check", "check_facts",
+    "check_translation", "compare", "compose", "compose_para", "diff", "lexicon",
+    "load_decisions", "load_pairs", "para_verdicts", "parse", "parse_with_warnings",
+    "perturbations", "propagate", "read", "resolve_judge", "run_check", "run_evaluation",
+    "run_partitioned", "suggest", "validate", "__version__",
 ]

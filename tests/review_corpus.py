@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from nile_align.corpus import load_pairs
+from nile_align.pipeline.options import GraphRules
 from nile_align.pipeline.run import CheckResult, run_check
 
 I1 = "for endpoint('guests') block service('file transfer')"
@@ -75,7 +76,8 @@ def corpus() -> pd.DataFrame:
 
 def checked(out: Path, decisions=None) -> CheckResult:
     """Check the corpus into ``out`` (optionally with review decisions)."""
-    return run_check(corpus(), Table(), out=out, candidates=10, decisions=decisions)
+    return run_check(corpus(), Table(), out=out, rules=GraphRules(candidates=10),
+                     decisions=decisions)
 
 
 def many_flags(out: Path, n: int = 10_000) -> list[dict]:

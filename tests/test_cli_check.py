@@ -275,11 +275,12 @@ def test_an_interrupted_write_keeps_the_previous_outputs_whole(tmp_path, monkeyp
     from nile_align.corpus import load_pairs
     from nile_align.judge.verdict import Judge
     from nile_align.pipeline import driver
+    from nile_align.pipeline.options import JudgeOptions
     from nile_align.pipeline.run import run_check
 
     demo = load_pairs(str(ROOT / "corpora" / "demo.csv"))
     judge = Judge(0.0, counts=False, source="calibration")
-    run_check(demo, lambda a, b: [0.0] * len(a), out=tmp_path, judge=judge)
+    run_check(demo, lambda a, b: [0.0] * len(a), out=tmp_path, judging=JudgeOptions(judge=judge))
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     merged = driver._merged
 
@@ -291,5 +292,6 @@ def test_an_interrupted_write_keeps_the_previous_outputs_whole(tmp_path, monkeyp
 
     monkeypatch.setattr(driver, "_merged", stopped)
     with pytest.raises(KeyboardInterrupt):
-        run_check(demo, lambda a, b: [0.0] * len(a), out=tmp_path, judge=judge)
+        run_check(demo, lambda a, b: [0.0] * len(a), out=tmp_path,
+                  judging=JudgeOptions(judge=judge))
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before

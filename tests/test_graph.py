@@ -21,6 +21,7 @@ from nile_align.graph.translation import (
     propagate,
     sentence_id,
 )
+from nile_align.pipeline.options import GraphRules, JudgeOptions
 from nile_align.pipeline.outputs import write_outputs
 from nile_align.pipeline.run import run_check
 
@@ -307,7 +308,8 @@ def test_wide_corpus_and_bad_gold():
 def test_outputs_are_complete_and_valid(tmp_path):
     rows = [(I1, N1), (I1, N2, "0"), ("", P1), ("for endpoint('x') allow", N3)]
     scores = {(I1, N1): 1, (I1, N2): 1, **yes((N1, N2)), **yes((N1, P1))}
-    result = run_check(corpus(rows), Table(scores), out=tmp_path, candidates=10)
+    result = run_check(corpus(rows), Table(scores), out=tmp_path,
+                       rules=GraphRules(candidates=10))
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == [".nile-align-outputs.json", "aligned.csv", "alignments.jsonl",
                      "flags.jsonl", "graph.graphml", "graph.json", "report.html", "summary.json"]
@@ -456,8 +458,9 @@ def test_with_the_intent_in_hand_a_translation_the_unguided_reading_doubts_inher
     seed, new = "Allow DNS from the campus to the university", \
         "The campus can access DNS on the university network"
     frame = pd.DataFrame([(intent, seed, ""), ("", new, "")], columns=["nile", "text", "gold"])
-    facts_only = dict(judge=Judge(0.0, counts=False, source="no model"),
-                      para_judge=Judge(0.0, counts=False, source="no model", kind="nl-nl"))
+    facts_only = dict(judging=JudgeOptions(
+        judge=Judge(0.0, counts=False, source="no model"),
+        para_judge=Judge(0.0, counts=False, source="no model", kind="nl-nl")))
     result = run_check(load_pairs(frame), lambda a, b: [0.0] * len(a), **facts_only)
     g = result.graph
     edge = g.edges[sentence_id(seed), sentence_id(new)]
@@ -479,8 +482,9 @@ def test_between_two_ends_inherits_no_one_way_intent():
     seed, new = "Block FTP from the dorms to the internet", \
         "FTP is blocked between the dorms and the internet"
     frame = pd.DataFrame([(intent, seed, ""), ("", new, "")], columns=["nile", "text", "gold"])
-    facts_only = dict(judge=Judge(0.0, counts=False, source="no model"),
-                      para_judge=Judge(0.0, counts=False, source="no model", kind="nl-nl"))
+    facts_only = dict(judging=JudgeOptions(
+        judge=Judge(0.0, counts=False, source="no model"),
+        para_judge=Judge(0.0, counts=False, source="no model", kind="nl-nl")))
     g = run_check(load_pairs(frame), lambda a, b: [0.0] * len(a), **facts_only).graph
     (i,) = [n for n in g.neighbors(sentence_id(seed))
             if g.edges[n, sentence_id(seed)]["kind"] == "align"]

@@ -10,6 +10,7 @@ import pandas as pd
 
 from nile_align.corpus import load_pairs
 from nile_align.judge.verdict import Judge
+from nile_align.pipeline.options import JudgeOptions, OutputOptions
 from nile_align.pipeline.run import run_check
 
 I1 = "for endpoint('guests') block service('file transfer')"
@@ -26,9 +27,11 @@ def checked(tmp_path, decisions=None, fmt="csv"):
         [(I1, N1, "a"), ("", P1, "b"), ("", X1, "a"), ("", X2, "b"), ("", Z1, "a"),
          ("", X1, "b")], columns=["nile", "text", "system"]))
     return run_check(corpus, lambda a, b: [0.0] * len(a), out=tmp_path,
-                     judge=Judge(0.0, counts=False, source="calibration"),
-                     para_judge=Judge(0.0, counts=False, source="calibration", kind="nl-nl"),
-                     decisions=decisions, aligned_format=fmt)
+                     judging=JudgeOptions(
+                         judge=Judge(0.0, counts=False, source="calibration"),
+                         para_judge=Judge(0.0, counts=False, source="calibration",
+                                          kind="nl-nl")),
+                     decisions=decisions, output=OutputOptions(aligned_format=fmt))
 
 
 def test_every_sentence_without_an_intent_ends_with_one_or_a_no_intent_flag(tmp_path):

@@ -100,6 +100,7 @@ def test_a_check_reads_with_it_in_every_worker(tmp_path):
     import json
 
     from nile_align.pipeline.engines import LocalEngine
+    from nile_align.pipeline.options import ExecutionOptions
     from nile_align.pipeline.run import run_check
 
     rows = [(GATEWAY, SENT), (GATEWAY, "Inspect all traffic from the internet with the DPI"),
@@ -109,8 +110,8 @@ def test_a_check_reads_with_it_in_every_worker(tmp_path):
 
     def verdicts_of(out, engine, vocabulary):
         try:
-            result = run_check(corpus, out=out, engine=engine, chunk_rows=2,
-                               vocabulary=vocabulary)
+            result = run_check(corpus, out=out, engine=engine, vocabulary=vocabulary,
+                               execution=ExecutionOptions(chunk_rows=2))
         finally:
             engine.close()
         said = [json.loads(line) for line in open(out / "alignments.jsonl")]

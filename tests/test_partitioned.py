@@ -28,9 +28,18 @@ from nile_align.graph.decisions import Decisions
 from nile_align.graph.translation import build_graph, sentence_id
 from nile_align.judge.scale import probe
 from nile_align.judge.verdict import Judge
-from nile_align.pipeline.driver import _find_candidates, _hashes, _scan, _Seen, plan_partitions
+from nile_align.pipeline.driver import Seen, find_candidates
 from nile_align.pipeline.engines import INLINE_BYTES, TASKS_PER_WORKER, LocalEngine, RayEngine
+from nile_align.pipeline.options import (
+    ExecutionOptions,
+    GraphRules,
+    JudgeOptions,
+    Judges,
+    OutputOptions,
+)
+from nile_align.pipeline.plan import plan_partitions
 from nile_align.pipeline.run import run_check
+from nile_align.pipeline.tasks import hashes, scan
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "corpora" / "demo.csv"
@@ -50,9 +59,13 @@ def neat_like(rows: int, path: Path) -> Path:
     return path
 
 
-def checked(source, out: Path, engine=None, **options):
-    return run_check(source, out=out, engine=engine, judge=JUDGE, para_judge=PARA,
-                     signature="test-signature", **options)
+def checked(source, out: Path, engine=None, decisions=None, layout=None, **execution):
+    """A facts-only check of ``source``; ``execution``: chunk_rows, partition_rows."""
+    return run_check(source, out=out, engine=engine, decisions=decisions,
+                     judging=JudgeOptions(judge=JUDGE, para_judge=PARA,
+                                          signature="test-signature"),
+                     output=OutputOptions(layout=layout),
+                     execution=ExecutionOptions(**execution))
 
 
 def assert_same_outputs(one: Path, other: Path, files=FILES) -> None:
@@ -205,13 +218,13 @@ def test_a_chunk_reads_only_what_no_earlier_chunk_read(tmp_path):
     raw = pd.read_csv(neat_like(1000, tmp_path / "c.csv"), dtype=str, keep_default_na=False)
     again = raw.iloc[:500].assign(id=lambda d: d["id"] + "-again")
     other = raw.iloc[:2].assign(id="other", nile="for endpoint('guests') block service('ssh')")
-    columns, seen = PairColumns(), _Seen()
-    places, (_, statements, pairs) = _scan(raw.iloc[:500], 1, columns, "c", False, [], False)
+    columns, seen = PairColumns(), Seen()
+    places, (_, statements, pairs) = scan(raw.iloc[:500], 1, columns, "c", False, [], False)
     assert statements and pairs
-    seen.add(places["read"])
-    _, (_, statements, pairs) = _scan(again, 501, columns, "c", False, [], False, seen.keys())
+    seen.add(places.read)
+    _, (_, statements, pairs) = scan(again, 501, columns, "c", False, [], False, seen.keys())
     assert not statements and not pairs  # every sentence and pair read already
-    _, (_, statements, pairs) = _scan(other, 1001, columns, "c", False, [], False, seen.keys())
+    _, (_, statements, pairs) = scan(other, 1001, columns, "c", False, [], False, seen.keys())
     assert set(statements) == set(other["text"]) and len(pairs) == 2
     corpus = tmp_path / "repeated.csv"
     pd.concat([raw, again, other]).to_csv(corpus, index=False)
@@ -231,17 +244,18 @@ def test_judges_made_beside_the_scan_give_the_outputs_of_judges_made_before(tmp_
 
     judge, para, signature = resolve_judges(Table(), "net")
     assert para.counts
-    run_check(corpus(), Table(), out=tmp_path / "given", candidates=10, chunk_rows=4)
+    rules, execution = GraphRules(candidates=10), ExecutionOptions(chunk_rows=4)
+    run_check(corpus(), Table(), out=tmp_path / "given", rules=rules, execution=execution)
     later: Future = Future()
-    threading.Timer(0.5, later.set_result, [(judge, para, signature, Table())]).start()
-    result = run_check(corpus(), out=tmp_path / "later", candidates=10, chunk_rows=4,
+    threading.Timer(0.5, later.set_result, [Judges(judge, para, signature, Table())]).start()
+    result = run_check(corpus(), out=tmp_path / "later", rules=rules, execution=execution,
                        judges=later)
     assert result.summary["scored_pairs"]["para_candidates"] > 0
     assert_same_outputs(tmp_path / "given", tmp_path / "later")
     failed: Future = Future()
     failed.set_exception(UsageError("no model at 'nowhere'"))
     with pytest.raises(UsageError, match="no model at 'nowhere'"):
-        run_check(corpus(), out=tmp_path / "failed", chunk_rows=4, judges=failed)
+        run_check(corpus(), out=tmp_path / "failed", execution=execution, judges=failed)
     assert not (tmp_path / "failed" / "summary.json").exists()
 
 
@@ -253,19 +267,19 @@ def test_plan_keeps_every_edge_a_check_acts_on_inside_one_partition(tmp_path):
     corpus = neat_like(3000, tmp_path / "c.csv")
     raw = pd.read_csv(corpus, dtype=str, keep_default_na=False)
     columns, engine = PairColumns(), LocalEngine(1)
-    places, chunks = zip(*(_scan(raw.iloc[k:k + 700], k + 1, columns, "c", False, [], False)
+    places, chunks = zip(*(scan(raw.iloc[k:k + 700], k + 1, columns, "c", False, [], False)
                            for k in range(0, len(raw), 700)))
-    found = _find_candidates(engine, list(chunks), list(places), 5, PARA, None, 3, False,
-                             False, None, "net")
-    live = list(zip(*(h.tolist() for h in found["live"])))
-    plan = plan_partitions(places, live=found["live"], rows=400)
+    found = find_candidates(engine, list(chunks), list(places), 5, PARA, None, 3, False,
+                            False, None, "net")
+    live = list(zip(*(h.tolist() for h in found.live)))
+    plan = plan_partitions(places, live=found.live, rows=400)
     pairs = pd.concat([c[0] for c in chunks], ignore_index=True)
     pairs["part"] = np.concatenate(plan)
     valid = pairs[pairs["valid"]]
     assert valid.groupby("key")["part"].nunique().max() == 1
     assert pairs[~pairs["valid"]].groupby("nile")["part"].nunique().max() == 1
     ids = valid["text"].map(sentence_id)
-    part_of = dict(zip(_hashes(("s" + ids).tolist()).tolist(), valid["part"]))
+    part_of = dict(zip(hashes(("s" + ids).tolist()).tolist(), valid["part"]))
     assert live and all(part_of[u] == part_of[v] for u, v in live)
     # The same candidates as one process: every cross-intent pair of its graph.
     g = build_graph(load_pairs(str(corpus)), lambda a, b: [0.0] * len(a), judge=JUDGE,
@@ -276,10 +290,10 @@ def test_plan_keeps_every_edge_a_check_acts_on_inside_one_partition(tmp_path):
 
     crossing = {tuple(sorted((u, v))) for u, v, e in g.edges(data=True)
                 if e["kind"] == "para" and not intents(u) & intents(v)}
-    assert found["cross"] == len(crossing) == g.graph["pairs"]["para_candidates"]
-    hashed = {tuple(_hashes(["s" + u, "s" + v]).tolist()) for u, v in crossing}
+    assert found.cross == len(crossing) == g.graph["pairs"]["para_candidates"]
+    hashed = {tuple(hashes(["s" + u, "s" + v]).tolist()) for u, v in crossing}
     assert set(live) <= hashed
-    assert set(live) | set(zip(*(h.tolist() for h in found["inert"]))) == hashed
+    assert set(live) | set(zip(*(h.tolist() for h in found.inert))) == hashed
     sizes = pairs["part"].value_counts()
     assert len(sizes) >= 3 and sizes.max() <= 400
     engine.close()
@@ -371,7 +385,7 @@ def test_a_ray_worker_killed_mid_run_is_retried_with_identical_outputs(tmp_path,
                     title = (proc / "cmdline").read_bytes()
                 except OSError:
                     continue
-                if proc.name.isdigit() and title.startswith(b"ray::_check_partition"):
+                if proc.name.isdigit() and title.startswith(b"ray::check_partition"):
                     os.kill(int(proc.name), signal.SIGKILL)
                     killed.append(int(proc.name))
                     return

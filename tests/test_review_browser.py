@@ -118,12 +118,13 @@ def test_the_report_shows_the_translating_systems_chart(browser, tmp_path, monke
     shots = Path(os.environ.get("NILE_ALIGN_SCREENSHOTS") or tmp_path).resolve()
     from nile_align.corpus import load_pairs
     from nile_align.judge.verdict import Judge
+    from nile_align.pipeline.options import JudgeOptions
     from nile_align.pipeline.run import run_check
 
     demo = Path(__file__).resolve().parent.parent / "corpora" / "demo.csv"
     # The facts decide, as with the embedded model; the score function is never counted.
     run_check(load_pairs(str(demo)), lambda a, b: [0.0] * len(a), out=tmp_path / "demo",
-              judge=Judge(0.0, counts=False, source="calibration"))
+              judging=JudgeOptions(judge=Judge(0.0, counts=False, source="calibration")))
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.goto((tmp_path / "demo" / "report.html").as_uri())
     chart = page.locator("figure.chart svg")
@@ -183,6 +184,7 @@ def test_the_report_of_a_large_corpus_opens_and_filters_in_chromium(browser, tmp
     from nile_align.judge.trainingdata import perturb, realise
     from nile_align.judge.verdict import Judge
     from nile_align.nile.synth import random_intent
+    from nile_align.pipeline.options import JudgeOptions
     from nile_align.pipeline.outputs import REPORT_FLAGS, REPORT_ROWS
     from nile_align.pipeline.run import run_check
 
@@ -197,9 +199,10 @@ def test_the_report_of_a_large_corpus_opens_and_filters_in_chromium(browser, tmp
                  (f"r{n}", intent.canonical(), "sys_b", realise(second, rng))]
     corpus = pd.DataFrame(rows, columns=["id", "nile", "system", "text"])
     result = run_check(load_pairs(corpus), lambda a, b: [0.0] * len(a), out=tmp_path / "big",
-                       judge=Judge(0.0, counts=False, source="calibration"),
-                       para_judge=Judge(0.0, counts=False, source="calibration",
-                                        kind="nl-nl"))
+                       judging=JudgeOptions(
+                           judge=Judge(0.0, counts=False, source="calibration"),
+                           para_judge=Judge(0.0, counts=False, source="calibration",
+                                            kind="nl-nl")))
     over = {rule: n for rule, n in result.summary["flags"].items() if n > REPORT_FLAGS}
     assert over, result.summary["flags"]  # the cap is reached: the test shows what it claims
     report = tmp_path / "big" / "report.html"

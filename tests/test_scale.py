@@ -162,16 +162,19 @@ def test_a_check_that_scores_scores_in_its_tasks_on_any_engine(tiny_dir, tmp_pat
     from review_corpus import corpus
 
     from nile_align.pipeline.engines import LocalEngine
+    from nile_align.pipeline.options import ExecutionOptions, JudgeOptions, OutputOptions
     from nile_align.pipeline.run import run_check
 
     scorer = Scorer(str(tiny_dir), cache=None)
-    one = run_check(corpus(), scorer, out=tmp_path / "one", threshold=27.29,
-                    engine=LocalEngine(1), partition_rows=3, layout="files")
+    judging, execution = JudgeOptions(threshold=27.29), ExecutionOptions(partition_rows=3)
+    one = run_check(corpus(), scorer, out=tmp_path / "one", judging=judging,
+                    engine=LocalEngine(1), execution=execution,
+                    output=OutputOptions(layout="files"))
     assert one.summary["scored_pairs"]["align"] > 0 and one.summary["engine"]["partitions"] > 1
     for name, engine in (("pool", LocalEngine(2)),):
         try:
-            run_check(corpus(), scorer, out=tmp_path / name, threshold=27.29, engine=engine,
-                      partition_rows=3, layout="files")
+            run_check(corpus(), scorer, out=tmp_path / name, judging=judging, engine=engine,
+                      execution=execution, output=OutputOptions(layout="files"))
         finally:
             engine.close()
         for file in ("alignments.jsonl", "flags.jsonl"):

@@ -152,6 +152,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     from ..corpus import PairColumns
     from ..guard import check_out_folder
     from ..pipeline.engines import make_engine, stop
+    from ..pipeline.options import (
+        ExecutionOptions,
+        GraphRules,
+        JudgeOptions,
+        OutputOptions,
+        ReadOptions,
+    )
     from ..pipeline.run import run_check
     from ..review.store import load_decisions
 
@@ -180,15 +187,15 @@ def cmd_check(args: argparse.Namespace) -> int:
             say(f"[2/3] check: load, read and check the corpus as partitions "
                 f"({engine.name} engine)", args)
         result = run_check(
-            args.corpus, out=args.out, engine=engine,
-            columns=PairColumns(args.nile, args.text, args.system, args.id, args.gold,
-                                args.wide),
-            fmt=args.input_format, lenient=args.lenient, template=args.template,
-            candidates=args.candidates, max_hops=args.max_hops, decisions=decisions,
-            judges=judges, scores=args.scores,
-            graph_files=args.graph_files, aligned_format=args.aligned_format,
-            layout=args.output_layout, vocabulary=words,
-            progress=None if not args.quiet else False, force=args.force)
+            args.corpus, out=args.out, engine=engine, judges=judges, decisions=decisions,
+            vocabulary=words,
+            read=ReadOptions(PairColumns(args.nile, args.text, args.system, args.id, args.gold,
+                                         args.wide), args.input_format, args.lenient),
+            judging=JudgeOptions(template=args.template, scores=args.scores),
+            rules=GraphRules(args.candidates, args.max_hops),
+            output=OutputOptions(args.graph_files, args.aligned_format, args.output_layout,
+                                 args.force),
+            execution=ExecutionOptions(progress=None if not args.quiet else False))
     finally:
         if engine is not None:
             engine.close()
@@ -212,17 +219,19 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _judges_apart(args: argparse.Namespace) -> tuple[Future, ProcessPoolExecutor]:
     """The judges, the signature and the scorer the model options describe (a future of
-    them), made in a process of its own while the check starts, from the model's tokenizer
-    alone (the driver of a check holds integers per pair, never a model); what that process
-    says is said here when they are made. Where scores are computed, each task's process
-    loads the model once (:class:`~nile_align.judge.scoring.LazyScorer`); where none
-    counts, no process loads it."""
+    :class:`~nile_align.pipeline.options.Judges`), made in a process of its own while the
+    check starts, from the model's tokenizer alone (the driver of a check holds integers per
+    pair, never a model); what that process says is said here when they are made. Where
+    scores are computed, each task's process loads the model once
+    (:class:`~nile_align.judge.scoring.LazyScorer`); where none counts, no process loads
+    it."""
     import logging
     import multiprocessing
 
     from ..graph.translation import computed_scores
     from ..judge.scoring import LazyScorer
     from ..pipeline.engines import child_of, interrupt_ignored_by_children
+    from ..pipeline.options import Judges
 
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                initializer=child_of, initargs=(os.getpid(),))
@@ -240,7 +249,7 @@ def _judges_apart(args: argparse.Namespace) -> tuple[Future, ProcessPoolExecutor
             log.log(level, "%s", message)
         scorer = LazyScorer(options) if any(computed_scores(judge, para_judge, args.scores)) \
             else None
-        made.set_result((judge, para_judge, signature, scorer))
+        made.set_result(Judges(judge, para_judge, signature, scorer))
 
     with interrupt_ignored_by_children():  # the process starts at submit
         pool.submit(_judges, args).add_done_callback(ready)

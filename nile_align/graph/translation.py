@@ -27,11 +27,12 @@ import time
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Literal, get_args
 
 import networkx as nx
 
 from ..errors import UsageError
+from ..judge.scoring import PairScorer
 from ..judge.verdict import Judge, compose, compose_para, decision
 from .decisions import Decisions
 
@@ -62,9 +63,9 @@ def sentence_id(text: str) -> str:
 _SPACES = re.compile(r"\s+")
 
 
-def score_function(scorer: Any, template: str) -> tuple[ScoreFn, str, Any]:
+def score_function(scorer: PairScorer | ScoreFn, template: str) -> tuple[ScoreFn, str, Any]:
     """A score function, its signature text and its Signature (None for a plain function)."""
-    if hasattr(scorer, "score") and hasattr(scorer, "signature"):
+    if isinstance(scorer, PairScorer):
         sig = scorer.signature(template)
         return (lambda a, b: scorer.score(a=a, b=b, template=template)), str(sig), sig
     if callable(scorer):
@@ -98,7 +99,8 @@ def resolve_judges(scorer: Any, template: str = "net", *, threshold: float | Non
 #: Which scores a check computes: ``counted`` only those a judge counts (the default: a
 #: model whose calibration shows it does not discriminate is not run on any pair), ``align``
 #: also every intent–sentence pair's, ``all`` also every sentence pair's (both ways).
-SCORES = ("counted", "align", "all")
+Scores = Literal["counted", "align", "all"]
+SCORES: tuple[str, ...] = get_args(Scores)
 
 
 def computed_scores(judge: Judge, para_judge: Judge, scores: str = "counted",

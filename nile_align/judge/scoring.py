@@ -26,7 +26,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -37,7 +37,8 @@ from .models import LoadedModel, cache_root, load_model
 from .signature import Signature, short_hash
 from .templates import Template, get_template
 
-__all__ = ["AnswerTokenError", "METHODS", "ScoreResult", "Scorer", "parse_answer", "score_frame"]
+__all__ = ["AnswerTokenError", "METHODS", "PairScorer", "ScoreResult", "Scorer", "parse_answer",
+           "score_frame"]
 
 log = logging.getLogger("nile_align")
 
@@ -182,6 +183,24 @@ class ScoreJob:
     def fail(self, fields: tuple, message: str) -> None:
         for i in self.groups[fields]:
             self.result.errors[i] = message
+
+
+@runtime_checkable
+class PairScorer(Protocol):
+    """What scores pairs with a template and signs its scores: a :class:`Scorer`, its Ray
+    front (:class:`~nile_align.judge.scale.RayScorer`), a :class:`LazyScorer`, or one of
+    your own. Where a plain function ``(a, b) -> scores`` is enough, the check takes that
+    too (:func:`~nile_align.graph.translation.score_function`)."""
+
+    def score(self, *, a: Sequence[str], b: Sequence[str], template: str | Template = "net",
+              method: str = "pluie", **kwargs: Any) -> Any:
+        """One score per pair (A the reference)."""
+        ...
+
+    def signature(self, template: str | Template = "net", method: str = "pluie",
+                  threshold: float | None = None) -> Signature:
+        """The signature of scores made with this template and method."""
+        ...
 
 
 class Scorer:

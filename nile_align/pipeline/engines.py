@@ -20,12 +20,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..guard import alive
 from ..runtime import collector_paused
 
-__all__ = ["INLINE_BYTES", "TASKS_PER_WORKER", "LocalEngine", "RayEngine", "cores",
+__all__ = ["INLINE_BYTES", "TASKS_PER_WORKER", "Engine", "LocalEngine", "RayEngine", "cores",
            "ignore_interrupt", "interrupt_ignored_by_children", "make_engine", "stop"]
 
 
@@ -223,6 +223,44 @@ def _paused(fn: Callable) -> Callable:
 def _load(ref: _Ref) -> Any:
     with open(ref.path, "rb") as f:
         return pickle.load(f)
+
+
+class Engine(Protocol):
+    """Where a check's tasks run (:class:`LocalEngine`, :class:`RayEngine`, or one of your
+    own): the driver hands it pure functions with their arguments and asks for their
+    results by reference, so that what it does not ask for never passes through its
+    memory."""
+
+    #: The engine's name, in summary.json.
+    name: str
+    #: How many tasks run at once.
+    slots: int
+
+    def submit(self, fn: Callable[..., Any], *args: Any, returns: int = 1) -> Any:
+        """Run ``fn(*args)`` (arguments may be references); a reference to its result, or a
+        tuple of ``returns`` references to the parts of a tuple it returns."""
+        ...
+
+    def put(self, value: Any) -> Any:
+        """A reference to ``value``, so that many tasks take it without its travelling with
+        each."""
+        ...
+
+    def get(self, ref: Any) -> Any:
+        """The value a reference stands for, once its task is done."""
+        ...
+
+    def done(self, refs: Sequence[Any]) -> Iterator[int]:
+        """The index of each reference in ``refs`` as its task ends, in the order they end."""
+        ...
+
+    def cancel(self, refs: Iterable[Any]) -> None:
+        """Cancel the tasks of ``refs`` that have not ended."""
+        ...
+
+    def close(self) -> None:
+        """Let the workers go and remove what the engine kept."""
+        ...
 
 
 class LocalEngine:
@@ -452,7 +490,7 @@ class RayEngine:
 
 def make_engine(name: str = "local", *, address: str | None = None,
                 processes: int | None = None,
-                spool: str | Path | None = None) -> LocalEngine | RayEngine:
+                spool: str | Path | None = None) -> Engine:
     """The engine ``--engine`` names: ``local`` (a pool of ``processes``, its results in a
     folder under ``spool``) or ``ray`` (the cluster at ``address``; a local one when None)."""
     if name == "ray":
