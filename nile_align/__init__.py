@@ -35,7 +35,7 @@ from .resources import __version__
 _LAZY = {
     "Finding": "facts.structural", "check_facts": "facts.structural", "suggest": "facts.repair",
     "perturbations": "facts.perturb", "read": "english.reading", "Reading": "english.reading",
-    "Statement": "english.reading", "compare": "facts.paraphrase",
+    "Statement": "english.statement", "compare": "facts.paraphrase",
     "Scorer": "judge.scoring", "Signature": "judge.signature", "Judge": "judge.verdict",
     "Verdict": "judge.verdict", "compose": "judge.verdict", "ParaVerdict": "judge.verdict",
     "check_translation": "judge.verdict", "Lexicon": "english.lexicon",

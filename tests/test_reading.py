@@ -10,6 +10,7 @@ import pytest
 from nile_align.cli import main
 from nile_align.english import reading
 from nile_align.english.reading import read
+from nile_align.english.statement import StatedAmount, Statement
 
 
 def facts(sentence: str) -> set[tuple[str, str]]:
@@ -177,9 +178,9 @@ def test_read_cli_json_and_text(capsys):
 def test_key_orders_amounts_whose_cues_are_partly_unsaid():
     """Two amounts of one value, one with a bound and one without, still have a key (a 50k-row
     corpus once stopped here: None compared with "max")."""
-    said = reading.StatedAmount("rate", 1e7, "max", None, None, False, (0, 7), "10 Mbps")
-    unsaid = reading.StatedAmount("rate", 1e7, None, "upload", None, False, (9, 16), "10 Mbps")
-    statement = reading.Statement("", (said, unsaid), (), (), {}, None, None, None, ())
-    swapped = reading.Statement("", (unsaid, said), (), (), {}, None, None, None, ())
+    said = StatedAmount("rate", 1e7, "max", None, None, False, (0, 7), "10 Mbps")
+    unsaid = StatedAmount("rate", 1e7, None, "upload", None, False, (9, 16), "10 Mbps")
+    statement = Statement("", (said, unsaid), (), (), {}, None, None, None, ())
+    swapped = Statement("", (unsaid, said), (), (), {}, None, None, None, ())
     assert statement.key == swapped.key
     assert len(statement.key[0]) == 2

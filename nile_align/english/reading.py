@@ -1,716 +1,41 @@
 """What an English sentence says about a network policy, read once and without an intent.
 
-This module is the one place that reads English. :func:`read` turns a sentence into a
-:class:`Reading`: its stemmed words, the vocabulary values it names, its numbers with units,
-clock times and dates, and every cue word (polarity, bound, direction, period, time) with
-its span, clause by clause. Two consumers use it:
+:func:`read` turns a sentence into a :class:`Reading`: its stemmed words, the vocabulary
+values it names, and what each dimension's reader finds in it, the way Duckling splits by
+dimension: amounts (:mod:`~nile_align.english.amounts`), clock times and dates
+(:mod:`~nile_align.english.times`), the asides that describe rather than state
+(:mod:`~nile_align.english.asides`) and every cue word (:mod:`~nile_align.english.cues`:
+polarity, bound, direction, period, time) with its span, clause by clause. Two consumers use
+it:
 
 - the guided fact check (:mod:`nile_align.facts.structural`), which looks for each fact of an
   intent in the reading, and the repair suggestions built on it;
-- :meth:`Reading.statement`, the intent-free facts of the sentence (amounts with kind, value,
-  bound, direction and period; items with their polarity; targets and the path; the time
-  window), each with its span, and what the rules could not read. The NL↔NL comparison
-  (:mod:`nile_align.facts.paraphrase`) compares two statements.
+- :meth:`Reading.statement`, the intent-free facts of the sentence
+  (:mod:`~nile_align.english.statement`), which the NL↔NL comparison
+  (:mod:`nile_align.facts.paraphrase`) compares.
 
 No model. Values are named through the vocabularies of ``grammar/vocabulary.toml``.
 """
 
 from __future__ import annotations
 
-import calendar
-import dataclasses
 import functools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
-from typing import NamedTuple
+from dataclasses import dataclass, field
 
 from ..errors import UsageError
+from .amounts import Amount, find_amounts
+from .asides import find_asides
+from .cues import NEAR, PERIODS, WAYS, Hit, Span
 from .data import English, known_word
 from .data import english as _english
 from .numerals import normalise
+from .statement import TOKEN, Said, StatedAmount, StatedName, Statement, Unread, Window
+from .times import Date, find_dates, find_times, slashed_dates
 from .vocabulary import ITEMS, Mention, Sentence, Vocabulary, vocabulary
 
-__all__ = ["Amount", "Hit", "Reading", "Statement", "StatedAmount", "StatedName", "Unread",
-           "Window", "read", "reader"]
-
-Span = tuple[int, int]
-Date = tuple[int | None, int, int]
-
-
-
-# --- amounts --------------------------------------------------------------------------------
-
-# Real translations write bit rates as bytes too ("9 GB per second", "55 GBps" for 55 gbps in
-# NEAT), so a per-second unit written "B" is read as the bit rate it was meant for; a byte
-# unit spelled out ("megabytes per second") is bytes.
-
-
-_THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")
-
-
-def _number(said: str, e: English) -> float:
-    """A number written in digits or words ("1,000", "twenty-five", "two hundred")."""
-    words = said.lower().replace("-", " ").split()
-    if not words[0].isalpha():
-        if _THOUSANDS.fullmatch(said) or "," not in said:
-            return float(said.replace(",", ""))
-        return float(said.replace(",", "."))  # a decimal comma: "0,578"
-    if " ".join(words[:2]) in e.halves_said:
-        return 0.5
-    total, current = 0.0, 0.0
-    for w in words:
-        if w in e.ones:
-            current = max(current, 1)
-        elif w in e.number_units:
-            current += e.number_units[w]
-        elif w in e.number_tens:
-            current += e.number_tens[w]
-        elif w == "hundred":
-            current = max(current, 1) * 100
-        elif w == "thousand":
-            total, current = (total + max(current, 1)) * 1000, 0
-    return total + current
-
-
-@dataclass(frozen=True)
-class Amount:
-    """A number with a unit in the sentence: a rate (bit/s) or a size (MB)."""
-
-    kind: str
-    value: float
-    span: Span
-    text: str
-    period: str | None = None     # from a unit such as "Mb/d"
-    number: float = 0.0           # as written, in the unit of ``exponent``
-    exponent: int = 0             # the unit as a power of ten of bit/s or bytes
-
-
-def _unit(unit: str, per_second: bool, e: English) -> tuple[str, int, str | None] | None:
-    """(kind, exponent of 10 in bit/s or bytes, period) of a unit, or None if not one."""
-    base, _, per = unit.casefold().partition("/")
-    if not per and (m := e.compact_rate.match(base)):
-        return "rate", e.prefixes[m.group("p") or ""], None
-    exponent = e.size_words.get(base)
-    if exponent is None:
-        m = e.base.match(base)
-        if m is None:
-            return None
-        exponent = e.prefixes[m.group("p") or ""]
-    if per in e.per_second or (not per and per_second):
-        return "rate", exponent, None
-    if per and per not in e.period_suffix:
-        return None
-    return "size", exponent, e.period_suffix.get(per)
-
-
-def _amounts(text: str, e: English) -> list[Amount]:
-    out = []
-    for m in e["amount"].finditer(text):
-        unit = _unit(m.group("unit"), bool(m.group("persec")), e)
-        if unit is None:
-            continue
-        kind, exponent, period = unit
-        scale = 10.0 ** (exponent if kind == "rate" else exponent - 6)
-        if kind == "rate" and (e.bytes_word.search(m.group("unit"))
-                               or e.bytes_gloss.match(text, m.end())):
-            scale *= 8  # "58 megabytes per second", "58 MB/s (megabytes per second)"
-        # A number that shares the unit of the amount after it: "4 or 5 Mbps", "10 to 20 GB".
-        if shared := e.before("shared", text, m.start()):
-            number = float(shared.group(1))
-            out.append(Amount(kind, number * scale, shared.span(1), shared.group(1), period,
-                              number, exponent))
-        # "5k MB" is 5,000 MB; "a gig" is one, "ten megabits" ten.
-        number = _number(m.group("num"), e)
-        if m.group("k"):
-            number *= 1000
-        out.append(Amount(kind, number * scale, m.span(), m.group(0), period, number, exponent))
-    return out
-
-
-# --- cue words ------------------------------------------------------------------------------
-# Each is looked for anywhere in the sentence, case-insensitively; a Reading keeps every hit.
-# The cues, the verb families and what each cue means are data (grammar/english.toml [cues],
-# [verbs]); the names below are the cues the reading's structure asks for.
-
-WAYS = [{"upload": "upload", "download": "download"},
-        {"upload": "outgoing", "download": "incoming"}]
-PERIODS = ("hour", "day", "week", "month")
-NEAR = 24  # characters between a traffic word and its amount
-
-
-class Hit(NamedTuple):
-    """A cue word found in the sentence (a tuple: a reading makes tens per sentence)."""
-
-    name: str
-    start: int
-    end: int
-    text: str
-
-    @property
-    def span(self) -> Span:
-        return (self.start, self.end)
-
-
-# --- times and dates ------------------------------------------------------------------------
-# The words are data (grammar/english.toml [times], [dates]): "6pm", "10 in the morning",
-# "from 9 to 5", "0800-1800", "noon"; "May 10th", "10 May 2024", "May 10-20, 2024".
-
-
-def _clock(hour: int, minute: int, half: str) -> str | None:
-    """HH:MM of an hour and minute in the half of the day ``half`` (am, pm, or "" for a
-    24-hour clock)."""
-    if half == "pm" and hour < 12:
-        hour += 12
-    if half == "am" and hour == 12:
-        hour = 0
-    return f"{hour:02d}:{minute:02d}" if hour <= 24 and minute < 60 else None
-
-
-def _half(said: str | None, hour: int, e: English) -> str:
-    """The half of the day a clock's words say: "pm", "p.m.", "p", "in the afternoon"; "at
-    night" is after midnight for a small hour ("2 at night"); "" where none is said."""
-    said = " ".join((said or "").split()).lower()
-    half = e.halves.get(said) or e.spoken.get(said, "")
-    return ("am" if hour < 6 else "pm") if half == "night" else half
-
-
-def _range(m: re.Match, e: English) -> tuple[str, str] | None:
-    """The two clock times of a range with a bare hour: the bare one takes the other's half
-    of the day when that keeps the window in order ("6 to 10 pm", but "9 to 5 pm" is 9 am);
-    with no half said, a 24-hour clock ("18 to 22") or a morning-to-afternoon range ("9 to
-    5"); None when the range does not say which half of the day ("from 6 to 10")."""
-    h1, m1, a1, h2, m2, a2 = m.group(1, 2, 3, 4, 5, 6)
-    first, second = (int(h1), int(m1 or 0)), (int(h2), int(m2 or 0))
-    a1, a2 = _half(a1, first[0], e), _half(a2, second[0], e)
-    if a1 and a2:
-        return None  # both are clock times already
-    if a1 or a2:
-        half = a1 or a2
-        other = "am" if half == "pm" else "pm"
-        said = _clock(*(first if a1 else second), half)
-        bare = second if a1 else first
-        for pick in (half, other):
-            clock = _clock(*bare, pick)
-            if clock is not None and said is not None and (
-                    said < clock if a1 else clock < said):
-                return (said, clock) if a1 else (clock, said)
-        return None
-    opened = e["range_opening"].search(m.string, 0, m.start(1)) is not None
-    if (first[0] > 12 or second[0] > 12) and opened:
-        pair = (_clock(*first, ""), _clock(*second, ""))
-    elif second[0] < first[0] and (opened or m.group(0).count("-") == 1):
-        pair = (_clock(*first, "am"), _clock(*second, "pm"))  # "9-5", "from 8 to 6"
-    elif opened and (word := e["half_word"].search(m.string)) is not None:
-        # "In the evenings, from 6 to 11": the sentence says which half of the day.
-        half = e.halves[word.group(0).lower().rstrip("s")]
-        pair = (_clock(*first, half), _clock(*second, half))
-    else:
-        return None
-    return None if None in pair else pair  # type: ignore[return-value]
-
-
-def _times(text: str, e: English) -> list[tuple[str, Span]]:
-    """Clock times as HH:MM: 18:00, 6pm, 6:30 pm, 10:00 AM, noon, midnight, and the bare
-    hours of a range (:func:`_range`)."""
-    found: dict[Span, str] = {}
-    # Words that say a half of the day ("every evening", "the next morning"): a clock that
-    # says none takes the one just after it, else the nearest.
-    halves = [(w.start(), e.halves[w.group(0).lower().rstrip("s")])
-              for w in e["half_word"].finditer(text)]
-
-    def near(pos: int) -> str:
-        after = [h for h in halves if 0 <= h[0] - pos <= 30]
-        return (after or sorted(halves, key=lambda h: abs(h[0] - pos)))[0][1]
-
-    for m in e["clock"].finditer(text):
-        hour, minute = int(m.group(1)), int(m.group(2) or 0)
-        half = _half(m.group(3), hour, e)
-        if not m.group(2) and not half and not m.group("mark"):
-            continue  # a bare number is not a time
-        if not half and halves and m.group(2) and not m.group(1).startswith("0") and hour <= 12:
-            half = near(m.start())  # "from 7:30 until 10 every evening"
-        if (clock := _clock(hour, minute, half)) is not None:
-            found[m.span()] = clock
-    for m in e["clock_military"].finditer(text):  # "2130h", "0800 hrs"
-        found[m.span()] = f"{m.group(1)}:{m.group(2)}"
-    for m in e["clock_dotted"].finditer(text):  # "between 06.30 and 09.00"
-        for k in (1, 3):
-            found[m.span(k)[0], m.span(k + 1)[1]] = f"{m.group(k)}:{m.group(k + 1)}"
-    for m in e["spoken"].finditer(text):  # "10 in the morning", "2 at night", "8 at night"
-        hour = int(m.group(1))
-        if (clock := _clock(hour, int(m.group(2) or 0), _half(m.group(3), hour, e))) is not None:
-            found[m.span()] = clock
-    for m in e["oclock"].finditer(text) if halves else ():
-        # "until nine o'clock every morning", "until six o'clock the next morning"
-        if (clock := _clock(int(m.group(1)), 0, near(m.start()))) is not None:
-            found[m.span()] = clock
-    for m in e["military"].finditer(text):
-        for k in (1, 3):
-            found[m.span(k)[0], m.span(k + 1)[1]] = f"{m.group(k)}:{m.group(k + 1)}"
-    for m in e["range"].finditer(text):
-        if m.group("after") and e["not_hours"].match(m.string, m.start("after")):
-            continue  # "5-10 Mbps", "10 and 20 of May"
-        pair = _range(m, e)
-        if pair is None:
-            continue
-        for k, group in enumerate((1, 4)):
-            start = m.start(group)
-            end = m.end(group + 2) if m.group(group + 2) else m.end(group + 1) \
-                if m.group(group + 1) else m.end(group)
-            if not any(a <= start < b for a, b in found):
-                found[(start, end)] = pair[k]
-    for m in e.named_time.finditer(text):
-        found[m.span()] = e.named_times[m.group(0).lower().split()[-1]]
-    out: list[tuple[str, Span]] = []
-    # One time read two ways is one time, the longer reading ("4:15 in the afternoon").
-    for span, clock in sorted(found.items(), key=lambda f: (f[0][0], -f[0][1])):
-        if out and out[-1][1][0] < span[1] and span[0] < out[-1][1][1]:
-            continue
-        out.append((clock, span))
-    return out
-
-
-#: Numeric dates, day/month/year or month/day/year: "01/06/2024", "6/15/2024".
-_SLASH_DATE = re.compile(r"\b(\d{1,2})([/.])(\d{1,2})(?:\2(\d{4}|\d{2})|,?\s+(\d{4}))?\b(?![/.]\d)")
-
-
-def _slashed(text: str) -> list[tuple[re.Match, int, int, int]]:
-    """Numeric dates as (match, first number, second number, year): "01/06/2024",
-    "12/20/24" (a year of two digits is this century's), "5/10-5/20/2024" and "5/10-5/20
-    2024" (a date without its year takes the next year said; with none, "24/7" is no
-    date)."""
-    found = []
-    for m in _SLASH_DATE.finditer(text):
-        year = m.group(4) or m.group(5)
-        if year is None and m.group(2) == ".":
-            continue  # "10.05" is read by day_month, beside a year
-        found.append((m, int(m.group(1)), int(m.group(3)),
-                      None if year is None else int(year) + (2000 if len(year) == 2 else 0)))
-    out = []
-    for k, (m, a, b, year) in enumerate(found):
-        if year is None:
-            year = next((y for _, _, _, y in found[k + 1:] if y is not None), None)
-            if year is None:
-                continue
-        out.append((m, a, b, year))
-    return out
-
-
-def _dates(text: str, e: English) -> list[tuple[Date, Span]]:
-    """Calendar dates as (year or None, month, day) with their spans; a date written
-    without its year takes the year of the next date that has one ("May 10th to May 20th
-    2024")."""
-    found: dict[Span, Date] = {}
-    text = e["weekday_day"].sub(lambda m: " " * len(m.group(0)), text)
-    # One month, two days ("May 10-20, 2024", "May 10th to 20th"); two days, one month
-    # ("10-20 May 2024", "between 10 and 20 May").
-    for name in ("day_range", "day_range_after"):
-        for m in e[name].finditer(text):
-            month, year = e.months[m.group("month").casefold()], m.group("year")
-            y = int(year) if year else None
-            first, second = (m.start(), m.end("d1")), (m.start("d2"), m.end())
-            if name == "day_range_after":
-                first, second = (m.start("d1"), m.end("d1")), (m.start("d2"), m.end())
-            for span, d in ((first, "d1"), (second, "d2")):
-                if 1 <= int(m.group(d)) <= 31:
-                    found[span] = (y, month, int(m.group(d)))
-    for m in e["month_year_days"].finditer(text):  # "November 2025 (1 till 30)"
-        month, year = e.months[m.group("month").casefold()], int(m.group("year"))
-        spans = {"d1": (m.start(), m.end("d1")), "d2": m.span("d2")}
-        for d in ("d1", "d2"):
-            if 1 <= int(m.group(d)) <= 31:
-                found[spans[d]] = (year, month, int(m.group(d)))
-    for m in e["whole_month"].finditer(text):  # "all of March 2025": its first and last day
-        if any(a < m.end() and m.start() < b for a, b in found):
-            continue
-        month, year = e.months[m.group("month").casefold()], int(m.group("year"))
-        found[m.span("month")] = (year, month, 1)
-        found[m.span("year")] = (year, month, calendar.monthrange(year, month)[1])
-    for name in ("date_month_day", "date_day_month", "date_iso"):
-        for m in e[name].finditer(text):
-            if any(a < m.end() and m.start() < b for a, b in found):
-                continue
-            groups = m.groupdict()
-            month = e.months[groups["month"].casefold()] if groups.get("month") \
-                else int(groups["m"])
-            day, year = int(groups["day"]), groups.get("year")
-            if 1 <= month <= 12 and 1 <= day <= 31:
-                found[m.span()] = (int(year) if year else None, month, day)
-    numeric = _slashed(text)
-    slashed = [(m, a, b) for m, a, b, _ in numeric]
-    year_of = {m.start(): year for m, _, _, year in numeric}
-    # Day/month or month/day: a number above 12 decides, for every date of the sentence,
-    # else the separator where it writes the day first ("10.05.2024").
-    day_first = True if any(a > 12 for _, a, _ in slashed) else \
-        False if any(b > 12 for _, _, b in slashed) else \
-        True if any(m.group(0)[len(m.group(1))] in e.day_first for m, _, _ in slashed) \
-        else None
-    for m, a, b in slashed:
-        if day_first is None and a != b:
-            continue  # the sentence does not say which: left unread ("01/06/2024")
-        day, month = (a, b) if day_first is not False else (b, a)
-        if 1 <= month <= 12 and 1 <= day <= 31 and not any(
-                x < m.end() and m.start() < y for x, y in found):
-            found[m.span()] = (year_of[m.start()], month, day)
-    if found or e["date_hint"].search(text):  # "01.11 to 30.11" beside "November 2025"
-        years = [y for (y, _, _) in found.values() if y is not None] or [
-            int(y) for y in re.findall(r"\b(?:19|20)\d\d\b", text)]
-        for m in e["day_month"].finditer(text):
-            day, month = int(m.group("day")), int(m.group("m"))
-            if years and 1 <= month <= 12 and 1 <= day <= 31 and not any(
-                    a < m.end() and m.start() < b for a, b in found):
-                found[m.span()] = (years[0], month, day)
-    if found:  # "from May 10th 2024 to the 20th": a day alone takes the date's month before it
-        for m in e["day_alone"].finditer(text):
-            before = [d for span, d in found.items() if span[1] <= m.start()]
-            if before and not any(a < m.end() and m.start() < b for a, b in found) and \
-                    1 <= int(m.group("day")) <= 31:
-                year, month, _ = before[-1]
-                found[m.span()] = (year, month, int(m.group("day")))
-    dated = sorted(found.items())
-    out = []
-    for k, (span, (year, month, day)) in enumerate(dated):
-        if year is None:
-            year = next((y for _, (y, _, _) in dated[k + 1:] if y is not None), None)
-        out.append(((year, month, day), span))
-    return out
-
-
-# --- asides: words that describe rather than state ----------------------------------------
-# A chat model's translation wraps the policy in words that are no network fact: a lead-in
-# ("Sure! Here's the translation:"), a sign-off ("Let me know if ..."), a rationale or an
-# effect ("..., so guests can't stream", "to keep the link free"), a restatement ("that is,
-# ..."). Those are blanked before anything is read (positions kept). Glosses and examples
-# of a name ("Netflix, a video streaming service", "POP (the Post Office Protocol ...)",
-# "(IDS)") stay readable, so that what they name still counts for the intent, but their cue
-# words are not read and what they name is never a fact the translation adds.
-
-_SENTENCE_START = re.compile(r"(?:^|[.!?\n:]\s*|^\s*[-•*]\s*)$")
-#: An abbreviation in parentheses glosses the name before it: "(IDS)".
-_ABBREVIATION = re.compile(r"\(\s*[A-Z][A-Z0-9.&/-]{1,7}s?\s*\)")
-
-
-#: A list's enumerator: "1)", "2.", "(ii)", "a)".
-_ENUMERATOR = re.compile(r"(?:^|(?<=\n)|(?<=: )|(?<=, )|(?<=; )|(?<=\sand )|(?<=\sor ))[ \t]*"
-                         r"(?:\(?\d{1,2}[.)]|\(?[ivx]{1,4}\)|\(?[a-h]\))(?=\s)")
-
-
-_UTTERANCE = re.compile(r"[.!?\n:]")
-#: ", the PC Telephone service": an appositive that holds a name.
-_NAMED_APPOSITIVE = re.compile(r",\s+the\s+.*[A-Z]", re.S)
-_CAPITALISED = re.compile(r"(?:\b[A-Z][\w-]*\s+){1,6}$")
-
-
-def _spelled_out(text: str, m: re.Match) -> Span | None:
-    """The words before an abbreviation in parentheses that spell it out ("the Internet
-    Control Message Protocol (ICMP)"): the abbreviation is the name, they describe it."""
-    letters = [c for c in m.group(0)[1:-1].strip().rstrip("s") if c.isalpha()]
-    before = _CAPITALISED.search(text, 0, m.start())
-    if before is None or not letters:
-        return None
-    words = list(re.finditer(r"[A-Z][\w-]*", before.group(0)))
-    for k in range(len(words)):
-        initials = [c for w in words[k:] for c in (part[0] for part in w.group(0).split("-")
-                                                     if part)]
-        if [c.casefold() for c in initials] == [c.casefold() for c in letters]:
-            return (before.start() + words[k].start(), before.start() + words[-1].end())
-    return None
-
-
-def _asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...]]:
-    """``text`` with its asides blanked, and every aside and gloss as (kind, span). Three
-    passes, each on what the one before left: the framing (fillers, a subject line, a
-    closing and its signature, boilerplate references, enumerators), then the words around
-    the policy (a greeting, an utterance's opening words, a chat model's lead-in and
-    sign-off, context, rationale), then the glosses and examples, which stay readable."""
-    found: list[tuple[str, Span]] = []
-
-    def blank(plain: str, new: list[tuple[str, Span]]) -> str:
-        found.extend(new)
-        masked = list(plain)
-        for _, (a, b) in new:
-            masked[a:b] = " " * (b - a)
-        return "".join(masked)
-
-    framing = [(kind, m.span()) for kind, name in (
-        ("filler", "fillers"), ("framing", "subject"), ("framing", "forwarded"),
-        ("framing", "closing"),
-        ("boilerplate", "heading"),
-        ("boilerplate", "ticket_id"), ("boilerplate", "ticket_ref"),
-        ("boilerplate", "reference"), ("boilerplate", "document"),
-        ("boilerplate", "organisation"),
-        ("boilerplate", "initials")) for m in e[name].finditer(text) if m.end() > m.start()]
-    framing += [("framing", m.span()) for m in _ENUMERATOR.finditer(text)]
-    plain = blank(text, framing)
-    # A greeting names whom it greets: words that say a policy ("hey can you block FTP,")
-    # are the request, not a name; where the text then says "you", whom it greets is whom
-    # the policy is for ("Dear faculty, you will have ..."): only the greeting word goes.
-    plain = blank(plain, [
-        ("framing", m.span("word") if e["you"].search(plain, m.end())
-         and not e["title"].search(m.group(0)) else m.span())
-        for m in e["greeting"].finditer(plain)
-        if m.end() > m.start() and not any(e.cue[c].search(m.group(0)) for c in e.fact_cues)])
-    # An utterance opens at the start, after a sentence or a line, and after a filler ("uh
-    # so the internet endpoint ...").
-    starts = {0, *(m.end() for m in _UTTERANCE.finditer(plain)),
-              *(b for kind, (_, b) in framing if kind == "filler")}
-    plain = blank(plain, [("filler", m.span()) for pos in sorted(starts)
-                          if (m := e["openers"].match(plain, pos)) and m.end() > m.start()])
-    around: list[tuple[str, Span]] = []
-    if (m := e["lead_in"].match(plain)) is not None and m.end() > m.start():
-        around.append(("lead-in", m.span()))
-    around += [("sign-off", m.span()) for m in e["sign_off"].finditer(plain)
-               if m.end() > m.start()]
-    around += [("context", m.span()) for m in e["context"].finditer(plain)
-               if m.end() > m.start()]
-    around += [("context", m.span()) for m in e["speaker"].finditer(plain)]
-    for m in e["why"].finditer(plain):
-        start, end = m.span()
-        if e["stating_opener"].match(plain, start) and e["amount"].search(plain, start, end):
-            continue  # "so it downloads at most 9450 MB a week" states the limit
-        if e["restatement"].match(plain, start) and (_times(m.group(0), e)
-                                                     or _dates(m.group(0), e)):
-            continue  # "the evening peak, that is, from 1 p.m. to 9 p.m.": said more precisely
-        if _SENTENCE_START.search(plain, 0, start) and (comma := plain.find(",", start, end)) > 0:
-            end = comma  # "To keep the link free, students are capped at ...": the rationale
-        around.append(("rationale", (start, end)))
-    plain = blank(plain, around)
-    for m in re.finditer(r"\([^()]*\)", plain):
-        if _ABBREVIATION.fullmatch(m.group(0)) and (spelled := _spelled_out(plain, m)):
-            found.append(("gloss", spelled))  # "the File Transfer Protocol (FTP)"
-        elif e["gloss_open"].match(m.group(0)) or _ABBREVIATION.fullmatch(m.group(0)) or \
-                e["gloss_noun"].search(m.group(0)):
-            found.append(("gloss", m.span()))
-    # ", a video-calling app", ", the streaming service": a description; ", the PC Telephone
-    # service" (a name in it) is the next member of a list.
-    found += [("gloss", m.span()) for m in e["appositive"].finditer(plain)
-              if not _NAMED_APPOSITIVE.match(m.group(0))]
-    found += [("example", m.span()) for m in e["example"].finditer(plain)]
-    return plain, tuple(sorted(found, key=lambda f: f[1]))
-
-
-# --- the statement: what a sentence states, intent-free --------------------------------------
-
-@dataclass(frozen=True)
-class Said:
-    """What a sentence says of one qualifier of an amount (its bound, way or period), read
-    once for both checks: the meaning said next to the amount, else the one the sentence
-    says anywhere (``value``, where its words are: ``span``); where the sentence says two
-    and none next to the amount, ``value`` is None and ``options`` are what it says, for an
-    intent to choose among."""
-
-    value: str | None
-    span: Span | None = None
-    options: tuple[tuple[str, Span], ...] = ()
-
-
-@dataclass(frozen=True)
-class StatedAmount:
-    """A rate or a size with the cues of its own clause (None: not said)."""
-
-    kind: str                  # rate (bit/s) | size (MB)
-    value: float
-    bound: str | None          # max | min
-    way: str | None            # upload | download | any
-    period: str | None         # hour | day | week | month (sizes)
-    lifted: bool               # the sentence lifts this limit ("no longer", "removed")
-    span: Span
-    text: str
-
-    def describe(self) -> str:
-        if self.kind == "rate":
-            value = _human(self.value, ("bps", "kbps", "Mbps", "Gbps", "Tbps"))
-        else:
-            value = _human(self.value * 1e6, ("B", "kB", "MB", "GB", "TB"))
-        parts = [value, self.bound, None if self.way is None else f"{self.way}",
-                 None if self.period is None else f"per {self.period}"]
-        return " ".join(p for p in parts if p)
-
-
-def _human(value: float, units: tuple[str, ...]) -> str:
-    k = 0
-    while k + 1 < len(units) and value >= 1000 and value % 1000 == 0:
-        value, k = value / 1000, k + 1
-    return f"{value:g} {units[k]}"
-
-
-@dataclass(frozen=True)
-class StatedName:
-    """A named thing: an item (service, traffic, protocol, middlebox) with the polarity of
-    its clause, or a target with its role on a path (``from``/``to``, None: no role said)."""
-
-    key: str
-    keys: tuple[str, ...]
-    category: str
-    span: Span
-    text: str
-    polarity: str | None = None
-    role: str | None = None
-
-
-@dataclass(frozen=True)
-class Window:
-    """A time window: two hours or two dates ("whole day" when it covers every hour)."""
-
-    kind: str                     # hour | date
-    start: str
-    end: str
-    span: Span
-    text: str
-    #: The end the sentence leaves open ("after 6pm": ``end``), closed here at the day's edge.
-    opened: str | None = None
-
-    @property
-    def whole_day(self) -> bool:
-        return self.kind == "hour" and self.start == "00:00" and self.end in (
-            "23:59", "24:00", "00:00")
-
-
-#: The kinds of fact words the rules could not read may be (:attr:`Unread.could_be`).
-FACT_KINDS = ("amount", "time", "name", "polarity")
-
-
-@dataclass(frozen=True)
-class Unread:
-    """Something the rules saw but could not read as a fact, and the kinds of fact it could
-    be (:data:`FACT_KINDS`): a number could be an amount or a time, a clock-like token a
-    time, an unknown name an item or a target."""
-
-    what: str
-    span: Span | None
-    text: str
-    could_be: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Statement:
-    """Every network fact a sentence states, in the vocabulary of the fact check.
-
-    Attributes:
-        text: The sentence as the rules read it (its asides blanked).
-        amounts: The rates and sizes it states, each with the cues of its own clause.
-        items: The items it names (services, traffic, protocols, middleboxes), each with the
-            polarity of its clause.
-        targets: The targets it names, each with its role on a path (``from``/``to``).
-        polarity: The cue of each verb family it states (``acl``, ``chain``, ``limit``).
-        window: The time window it states (None: none).
-        whole_day: The cue that says the whole day ("24/7", "at all times", "midnight to
-            midnight"; None: none).
-        everyone: The cue that says everyone ("every user", "everyone"; None: none).
-        unread: What the rules saw but could not read as a fact.
-    """
-
-    text: str
-    amounts: tuple[StatedAmount, ...]
-    items: tuple[StatedName, ...]
-    targets: tuple[StatedName, ...]
-    polarity: dict[str, Hit]            # family (acl, chain, limit) -> the sentence's cue
-    window: Window | None
-    whole_day: Hit | None               # "24/7", "at all times", "midnight to midnight"
-    everyone: Hit | None                # "every user", "everyone"
-    unread: tuple[Unread, ...]
-    #: What a gloss or an example names ("secure web browsing (HTTPS)"): no fact of its own,
-    #: but another sentence that states it keeps it.
-    described: tuple[StatedName, ...] = ()
-    #: Exceptions to the policy that name no item of it ("except for the administrators"):
-    #: an exception that names one is how English says its polarity ("all but Facebook").
-    exceptions: tuple[Hit, ...] = ()
-    #: The vocabulary it was read with (the shipped one when None).
-    vocab: Vocabulary | None = field(default=None, repr=False, compare=False)
-    #: The English it was read with (the shipped one when None).
-    english: English | None = field(default=None, repr=False, compare=False)
-
-    def verb(self, hit: Hit) -> str:
-        """The verb a cue stands for (allow, block, add, remove, set, unset)."""
-        return (self.english or _english()).meaning.get(hit.name, hit.name)
-
-    def unread_as(self, kind: str) -> tuple[Unread, ...]:
-        """The words the rules left unread that could state a fact of ``kind`` (amount,
-        time, name, polarity): what a conclusion that the sentence states no such fact must
-        doubt. The one place that decides "the sentence states no X": the fact check, the
-        NL↔NL comparison and the drafts ask it (:meth:`states_no`)."""
-        return tuple(u for u in self.unread if kind in u.could_be)
-
-    def states_no(self, kind: str) -> bool:
-        """Whether the sentence states no fact of ``kind`` and nothing it left unread could
-        be one ("what is not read is never a fact": absence holds only then)."""
-        stated = {"amount": bool(self.amounts),
-                  "time": self.window is not None or self.whole_day is not None,
-                  "name": bool(self.items or self.targets),
-                  "polarity": bool(self.polarity)}[kind]
-        return not stated and not self.unread_as(kind)
-
-    @functools.cached_property
-    def key(self) -> tuple:
-        """Every fact without its words: two statements with one (non-empty) key state the
-        same facts, so each keeps every fact of the other (a cheap test before comparing)."""
-        return (
-            tuple(sorted((a.kind, round(a.value, 6), a.bound or "", a.way or "",
-                          a.period or "", a.lifted) for a in self.amounts)),
-            tuple(sorted((i.keys, i.category, i.polarity or "") for i in self.items)),
-            tuple(sorted((t.keys, t.role or "") for t in self.targets)),
-            tuple(sorted((k, self.verb(h)) for k, h in self.polarity.items())),
-            None if self.window is None else (self.window.kind, self.window.start,
-                                              self.window.end),
-            self.whole_day is not None, self.everyone is not None,
-            tuple(sorted(_exception_words(x.text) for x in self.exceptions)),
-            tuple(sorted((u.what, u.text.casefold()) for u in self.unread)))
-
-    @functools.cached_property
-    def core(self) -> tuple:
-        """What any paraphrase must state too: the amounts, the items and the named targets
-        (each name by the representative of its equivalents). Two statements with different
-        cores are never paraphrases; an empty core says nothing to compare."""
-        vocab = self.vocab or vocabulary()
-        named = tuple(sorted({min(vocab.representative(k) for k in t.keys) for t in self.targets
-                              if not any(vocab.is_implicit(k) for k in t.keys)}))
-        return (tuple(sorted((a.kind, round(a.value, 6)) for a in self.amounts)),
-                tuple(sorted({min(vocab.representative(k) for k in i.keys)
-                              for i in self.items if i.key != "any"})), named)
-
-    @functools.cached_property
-    def tokens(self) -> frozenset[str]:
-        """The sentence's words, case-folded."""
-        return frozenset(w.casefold() for w in _TOKEN.findall(self.text))
-
-    @property
-    def path(self) -> tuple[StatedName, StatedName] | None:
-        """(source, destination) when the sentence says which way the traffic goes."""
-        src = next((t for t in self.targets if t.role == "from"), None)
-        dst = next((t for t in self.targets if t.role == "to"), None)
-        return (src, dst) if src is not None and dst is not None else None
-
-    def to_dict(self) -> dict:
-        out = asdict(dataclasses.replace(self, vocab=None, english=None))
-        del out["vocab"], out["english"]
-        out["polarity"] = {k: {"verb": self.verb(h), "span": list(h.span),
-                               "text": h.text} for k, h in self.polarity.items()}
-        out["path"] = None if self.path is None else {
-            "from": self.path[0].key, "to": self.path[1].key}
-        for a, stated in zip(out["amounts"], self.amounts):
-            a["describe"] = stated.describe()
-        return out
-
-    def facts(self) -> list[tuple[str, str, Span | None]]:
-        """(kind, value, span) of every fact, in sentence order: for people."""
-        out: list[tuple[str, str, Span | None]] = []
-        out += [(a.kind, a.describe() + (" (lifted)" if a.lifted else ""), a.span)
-                for a in self.amounts]
-        out += [("item", f"{i.polarity or '?'} {i.key}", i.span) for i in self.items]
-        out += [("target", t.key if t.role is None else f"{t.role} {t.key}", t.span)
-                for t in self.targets]
-        for family, hit in self.polarity.items():
-            out.append(("polarity", f"{family} {self.verb(hit)}", hit.span))
-        if self.window is not None:
-            out.append(("time", f"{self.window.kind} {self.window.start}–{self.window.end}",
-                        self.window.span))
-        if self.whole_day is not None:
-            out.append(("time", "the whole day", self.whole_day.span))
-        if self.everyone is not None:
-            out.append(("target", "everyone", self.everyone.span))
-        out += [("exception", x.text.strip(), x.span) for x in self.exceptions]
-        return sorted(out, key=lambda f: f[2] or (10**9, 0))
+__all__ = ["MAX_SENTENCE", "Reading", "read", "reader"]
 
 
 # --- the reading ----------------------------------------------------------------------------
@@ -951,7 +276,7 @@ class Reading:
         a, b = span
         if any(x < b and a < y and not (x < a and b < y) for x, y in self.read_spans):
             return True
-        words = _TOKEN.findall(self.text[a:b].casefold())
+        words = TOKEN.findall(self.text[a:b].casefold())
         return bool(words) and all(w in self.english.function_words for w in words)
 
     def named(self, categories: Iterable[str]) -> list[Mention]:
@@ -1007,7 +332,7 @@ class Reading:
         """The numeric dates the sentence writes in an order it does not say ("07/10/2024",
         both numbers 12 or less), read day first and month first: what a guided reading
         may choose between (an intent whose dates one order gives)."""
-        slashed = [(m, (a, b), year) for m, a, b, year in _slashed(self.text)
+        slashed = [(m, (a, b), year) for m, a, b, year in slashed_dates(self.text)
                    if not any(x <= m.start() < y for _, (x, y) in self.dates)]
         return [[((year, pair[k], pair[1 - k]), m.span())
                  for m, pair, year in slashed if 1 <= pair[k] <= 12]
@@ -1081,7 +406,6 @@ _DIGITS = re.compile(r"\d")
 _ADDRESS = re.compile(r"(?<![\w.:])(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|"
                       r"[0-9a-f]{1,4}(?::[0-9a-f]{0,4}){2,7}(?:/\d{1,3})?|"
                       r"[0-9a-f]{2}(?:[:-][0-9a-f]{2}){5})(?![\w.:])", re.I)
-_TOKEN = re.compile(r"[\w'/:.,-]*\w")
 _WORD = re.compile(r"\w")
 #: The longest sentence read, in characters (some patterns take time that grows faster
 #: than the length: 10,000 characters read in about half a second).
@@ -1104,7 +428,7 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     vocab = vocab or vocabulary()
     e = english or _english()
     said = text
-    text, asides = _asides(normalise(said, e, _letter_words(vocab, e)), e)
+    text, asides = find_asides(normalise(said, e, _letter_words(vocab, e)), e)
     words = vocab.analyse(text)
     named = vocab.mentions(words)
     typos = _typos(words, named, vocab, e)
@@ -1114,9 +438,9 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     names = [m.span for m in mentions]
     digits = _DIGITS.search(text) is not None
     # Cheap tests of what any amount, clock time or date needs, before the full patterns.
-    amounts = tuple(_amounts(text, e)) if digits or e["unit_word"].search(text) else ()
-    times = tuple(_times(text, e)) if e["time_hint"].search(text) else ()
-    dates = tuple(_dates(text, e)) if digits and e["date_hint"].search(text) else ()
+    amounts = tuple(find_amounts(text, e)) if digits or e["unit_word"].search(text) else ()
+    times = tuple(find_times(text, e)) if e["time_hint"].search(text) else ()
+    dates = tuple(find_dates(text, e)) if digits and e["date_hint"].search(text) else ()
     clauses, start = [], 0
     for m in e["clause"].finditer(text):
         if _WORD.search(text, start, m.start()):  # a clause has words ("A, but B": 2)
@@ -1336,11 +660,6 @@ def _exceptions(r: Reading, items: list[StatedName]) -> Iterator[Hit]:
             yield Hit("exception", m.start(), m.end(), m.group(0))
 
 
-def _exception_words(text: str) -> tuple[str, ...]:
-    """An exception's words, for comparing two (case and spacing aside)."""
-    return tuple(w.casefold() for w in _TOKEN.findall(text))
-
-
 def _stated_amount(r: Reading, a: Amount, lifted: bool) -> StatedAmount:
     """An amount with its bound, way and period as the reading reads them."""
     way = r.qualifier(a, "way").value
@@ -1413,8 +732,6 @@ def _head(vocab: Vocabulary, keys: tuple[str, ...]) -> tuple[str, ...]:
     if len(specific) > 1:
         specific = tuple(k for k in specific if not vocab.is_generic(k)) or specific
     return specific or keys
-
-
 
 
 def _family(m: Mention) -> str:

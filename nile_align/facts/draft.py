@@ -21,7 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..english.lexicon import Lexicon, reading_of
-from ..english.reading import Reading, StatedAmount, StatedName
+from ..english.reading import Reading
+from ..english.statement import StatedAmount, StatedName
 from ..english.vocabulary import ITEMS, KINDS
 from ..nile.intent import (
     PERIOD_CODE,

@@ -24,7 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..english.lexicon import Lexicon, reading_of
-from ..english.reading import ITEMS, Reading, StatedAmount, StatedName, Statement
+from ..english.reading import Reading
+from ..english.statement import StatedAmount, StatedName, Statement
+from ..english.vocabulary import ITEMS
 
 __all__ = ["DIRECTIONS", "IMPLICIT", "Comparison", "Fact", "compare"]
 

@@ -14,8 +14,10 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from ..english.amounts import Amount
+from ..english.cues import PERIODS, WAYS
 from ..english.lexicon import Lexicon, reading_of
-from ..english.reading import PERIODS, WAYS, Amount, Reading
+from ..english.reading import Reading
 from ..english.vocabulary import KINDS
 from ..nile.intent import (
     NEGATION,

@@ -25,9 +25,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..english.amounts import Amount
+from ..english.cues import Hit
 from ..english.data import known_word
 from ..english.lexicon import Lexicon, reading_of
-from ..english.reading import Amount, Hit, Reading, Said, Window
+from ..english.reading import Reading
+from ..english.statement import Said, Window
 from ..english.vocabulary import ITEMS, Mention, Vocabulary, spelled
 from ..nile.intent import Bandwidth, Function, Intent, Quota, Schedule
 

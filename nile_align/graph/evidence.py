@@ -14,7 +14,7 @@ from typing import Any
 
 from ..english.lexicon import Lexicon
 from ..english.lexicon import lexicon as shipped
-from ..english.reading import Statement
+from ..english.statement import Statement
 from ..facts.paraphrase import compare
 from ..facts.structural import check_facts, parse_or_none
 from ..nile.intent import Intent

@@ -140,8 +140,8 @@ def hashes(values: Sequence[str]) -> np.ndarray:
 
 
 def scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bool,
-          edits: list[dict], hashed: bool, seen: tuple[np.ndarray, np.ndarray] | None = None,
-          lexicon: Lexicon | None = None) -> tuple[Placed, tuple[Any, dict, dict]]:
+         edits: list[dict], hashed: bool, seen: tuple[np.ndarray, np.ndarray] | None = None,
+         lexicon: Lexicon | None = None) -> tuple[Placed, tuple[Any, dict, dict]]:
     """Load a chunk of the input (or take a chunk of a corpus already loaded:
     :func:`nile_align.corpus.load_pairs`), read its sentences once; return what places its
     pairs (small, for the driver) and the loaded rows with their readings (for the
@@ -201,7 +201,7 @@ def scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: boo
 
 
 def seen_keys(texts: Sequence[str], intent_keys: np.ndarray,
-               has_intent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+              has_intent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each row's sentence as written and its intent–sentence pair (from its intent's hash),
     as 64-bit hashes: what a chunk read, for the chunks after it (rows without an intent:
     their sentence's)."""
@@ -231,7 +231,7 @@ def pack(statement: Any) -> bytes:
 
 
 def split(chunk: tuple[Any, dict, dict], partition: np.ndarray, valid_before: int,
-           parts: int) -> Any:
+          parts: int) -> Any:
     """A scanned chunk's rows per partition, each with the readings of its sentences (packed
     statements, fact checks) and its position among the corpus' valid pairs (``pos``: what
     orders the outputs)."""
@@ -256,7 +256,7 @@ def split(chunk: tuple[Any, dict, dict], partition: np.ndarray, valid_before: in
 
 
 def split_cores(chunk: tuple[Any, dict, dict], bucket: np.ndarray, buckets: int,
-                 bands: np.ndarray | None) -> Any:
+                bands: np.ndarray | None) -> Any:
     """A scanned chunk's valid rows per bucket: ``bucket`` holds, for each valid row, the
     bucket of each of its routes (a column per route; -1: none, a sentence stating no core
     fact): each row's sentence text and intent key (and ``bands``, its n-gram buckets),
@@ -274,8 +274,8 @@ def split_cores(chunk: tuple[Any, dict, dict], bucket: np.ndarray, buckets: int,
 
 
 def candidates(k: int, para_judge: Judge, reviewed: set[tuple[str, str]],
-                route: tuple[int, int] | None, score: Any, template: str,
-                *pieces: tuple[list[str], list, np.ndarray | None, dict]) -> Found:
+               route: tuple[int, int] | None, score: Any, template: str,
+               *pieces: tuple[list[str], list, np.ndarray | None, dict]) -> Found:
     """The cross-intent candidate pairs of one bucket, chosen as one process chooses them:
     by the core facts (whole core groups: :func:`~nile_align.graph.evidence.fact_candidates`)
     or, with ``route`` (this bucket, the number of buckets), by the hashed n-gram buckets
@@ -417,7 +417,7 @@ def write_lines(path: Path, lines: Iterable[str], header: str = "") -> None:
 
 
 def cross_facts(corpus: Any, known: KnownFacts, cross: tuple[np.ndarray, np.ndarray],
-                 ) -> dict[tuple[str, str], tuple[dict, dict]]:
+                ) -> dict[tuple[str, str], tuple[dict, dict]]:
     """A partition's cross-intent candidate pairs (sentence hashes) as the sentence ids they
     stand for, with their compared facts (u→v, v→u)."""
     from ..graph.evidence import compared
@@ -433,7 +433,7 @@ def cross_facts(corpus: Any, known: KnownFacts, cross: tuple[np.ndarray, np.ndar
 
 
 def check_partition(settings: PartitionSettings, n: int, cross: tuple[np.ndarray, np.ndarray],
-                     *pieces: Any) -> tuple[PartitionSummary, Any]:
+                    *pieces: Any) -> tuple[PartitionSummary, Any]:
     """Partition ``n`` through build, propagation and the checks: it writes its output
     lines (:data:`LAYOUTS`) and returns its summary counts and (second) its graph without
     private data."""

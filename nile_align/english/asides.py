@@ -1,0 +1,123 @@
+"""Asides: words that describe rather than state (a gloss in parentheses, an
+abbreviation spelled out, a named appositive, an enumerator), blanked before the
+statement is read, the words from ``grammar/english.toml``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .cues import Span
+from .data import English
+from .times import find_dates, find_times
+
+# A chat model's translation wraps the policy in words that are no network fact: a lead-in
+# ("Sure! Here's the translation:"), a sign-off ("Let me know if ..."), a rationale or an
+# effect ("..., so guests can't stream", "to keep the link free"), a restatement ("that is,
+# ..."). Those are blanked before anything is read (positions kept). Glosses and examples
+# of a name ("Netflix, a video streaming service", "POP (the Post Office Protocol ...)",
+# "(IDS)") stay readable, so that what they name still counts for the intent, but their cue
+# words are not read and what they name is never a fact the translation adds.
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?\n:]\s*|^\s*[-•*]\s*)$")
+#: An abbreviation in parentheses glosses the name before it: "(IDS)".
+_ABBREVIATION = re.compile(r"\(\s*[A-Z][A-Z0-9.&/-]{1,7}s?\s*\)")
+
+
+#: A list's enumerator: "1)", "2.", "(ii)", "a)".
+_ENUMERATOR = re.compile(r"(?:^|(?<=\n)|(?<=: )|(?<=, )|(?<=; )|(?<=\sand )|(?<=\sor ))[ \t]*"
+                         r"(?:\(?\d{1,2}[.)]|\(?[ivx]{1,4}\)|\(?[a-h]\))(?=\s)")
+
+
+_UTTERANCE = re.compile(r"[.!?\n:]")
+#: ", the PC Telephone service": an appositive that holds a name.
+_NAMED_APPOSITIVE = re.compile(r",\s+the\s+.*[A-Z]", re.S)
+_CAPITALISED = re.compile(r"(?:\b[A-Z][\w-]*\s+){1,6}$")
+
+
+def spelled_out(text: str, m: re.Match) -> Span | None:
+    """The words before an abbreviation in parentheses that spell it out ("the Internet
+    Control Message Protocol (ICMP)"): the abbreviation is the name, they describe it."""
+    letters = [c for c in m.group(0)[1:-1].strip().rstrip("s") if c.isalpha()]
+    before = _CAPITALISED.search(text, 0, m.start())
+    if before is None or not letters:
+        return None
+    words = list(re.finditer(r"[A-Z][\w-]*", before.group(0)))
+    for k in range(len(words)):
+        initials = [c for w in words[k:] for c in (part[0] for part in w.group(0).split("-")
+                                                     if part)]
+        if [c.casefold() for c in initials] == [c.casefold() for c in letters]:
+            return (before.start() + words[k].start(), before.start() + words[-1].end())
+    return None
+
+
+def find_asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...]]:
+    """``text`` with its asides blanked, and every aside and gloss as (kind, span). Three
+    passes, each on what the one before left: the framing (fillers, a subject line, a
+    closing and its signature, boilerplate references, enumerators), then the words around
+    the policy (a greeting, an utterance's opening words, a chat model's lead-in and
+    sign-off, context, rationale), then the glosses and examples, which stay readable."""
+    found: list[tuple[str, Span]] = []
+
+    def blank(plain: str, new: list[tuple[str, Span]]) -> str:
+        found.extend(new)
+        masked = list(plain)
+        for _, (a, b) in new:
+            masked[a:b] = " " * (b - a)
+        return "".join(masked)
+
+    framing = [(kind, m.span()) for kind, name in (
+        ("filler", "fillers"), ("framing", "subject"), ("framing", "forwarded"),
+        ("framing", "closing"),
+        ("boilerplate", "heading"),
+        ("boilerplate", "ticket_id"), ("boilerplate", "ticket_ref"),
+        ("boilerplate", "reference"), ("boilerplate", "document"),
+        ("boilerplate", "organisation"),
+        ("boilerplate", "initials")) for m in e[name].finditer(text) if m.end() > m.start()]
+    framing += [("framing", m.span()) for m in _ENUMERATOR.finditer(text)]
+    plain = blank(text, framing)
+    # A greeting names whom it greets: words that say a policy ("hey can you block FTP,")
+    # are the request, not a name; where the text then says "you", whom it greets is whom
+    # the policy is for ("Dear faculty, you will have ..."): only the greeting word goes.
+    plain = blank(plain, [
+        ("framing", m.span("word") if e["you"].search(plain, m.end())
+         and not e["title"].search(m.group(0)) else m.span())
+        for m in e["greeting"].finditer(plain)
+        if m.end() > m.start() and not any(e.cue[c].search(m.group(0)) for c in e.fact_cues)])
+    # An utterance opens at the start, after a sentence or a line, and after a filler ("uh
+    # so the internet endpoint ...").
+    starts = {0, *(m.end() for m in _UTTERANCE.finditer(plain)),
+              *(b for kind, (_, b) in framing if kind == "filler")}
+    plain = blank(plain, [("filler", m.span()) for pos in sorted(starts)
+                          if (m := e["openers"].match(plain, pos)) and m.end() > m.start()])
+    around: list[tuple[str, Span]] = []
+    if (m := e["lead_in"].match(plain)) is not None and m.end() > m.start():
+        around.append(("lead-in", m.span()))
+    around += [("sign-off", m.span()) for m in e["sign_off"].finditer(plain)
+               if m.end() > m.start()]
+    around += [("context", m.span()) for m in e["context"].finditer(plain)
+               if m.end() > m.start()]
+    around += [("context", m.span()) for m in e["speaker"].finditer(plain)]
+    for m in e["why"].finditer(plain):
+        start, end = m.span()
+        if e["stating_opener"].match(plain, start) and e["amount"].search(plain, start, end):
+            continue  # "so it downloads at most 9450 MB a week" states the limit
+        if e["restatement"].match(plain, start) and (find_times(m.group(0), e)
+                                                     or find_dates(m.group(0), e)):
+            continue  # "the evening peak, that is, from 1 p.m. to 9 p.m.": said more precisely
+        if _SENTENCE_START.search(plain, 0, start) and (comma := plain.find(",", start, end)) > 0:
+            end = comma  # "To keep the link free, students are capped at ...": the rationale
+        around.append(("rationale", (start, end)))
+    plain = blank(plain, around)
+    for m in re.finditer(r"\([^()]*\)", plain):
+        if _ABBREVIATION.fullmatch(m.group(0)) and (spelled := spelled_out(plain, m)):
+            found.append(("gloss", spelled))  # "the File Transfer Protocol (FTP)"
+        elif e["gloss_open"].match(m.group(0)) or _ABBREVIATION.fullmatch(m.group(0)) or \
+                e["gloss_noun"].search(m.group(0)):
+            found.append(("gloss", m.span()))
+    # ", a video-calling app", ", the streaming service": a description; ", the PC Telephone
+    # service" (a name in it) is the next member of a list.
+    found += [("gloss", m.span()) for m in e["appositive"].finditer(plain)
+              if not _NAMED_APPOSITIVE.match(m.group(0))]
+    found += [("example", m.span()) for m in e["example"].finditer(plain)]
+    return plain, tuple(sorted(found, key=lambda f: f[1]))
