@@ -1,5 +1,5 @@
 """The main job end to end on a NEAT-sized corpus: 250,000 rows through the calls
-`nile-align check` makes (the embedded model and its calibrations loaded beside the check,
+`nile-align check` makes (the embedded model's tokenizer and calibrations loaded beside the check,
 which runs as partitions on the default engine, a pool of this machine's cores: scan (read
 and validate the corpus, read every sentence with its fact checks), cross-intent
 candidates, the plan, the partitions' checks, every output file), each pass timed; then the
@@ -40,7 +40,8 @@ from nile_align.pipeline.options import CHUNK_ROWS, PARTITION_ROWS  # noqa: E402
 NEAT = ROOT.parent / "shared" / "data" / "neat-rein-dev.tsv"
 SYSTEMS = ("llama", "mistral")
 SCAN = "scan: load, validate, read every sentence once with its NL↔Nile fact checks"
-START = "start (the model and its calibrations load beside the scan, in a process of their own)"
+START = ("start (the model's tokenizer and its calibrations load beside the scan, in a process "
+         "of their own)")
 CHECK = "check the partitions: graph, NL↔NL verdicts, (6), (5), flags, their lines"
 
 
