@@ -404,15 +404,20 @@ def texts_of(frame, column: str, name: str, *, wide: bool = False):
     return values.fillna("").astype(str).to_numpy()
 
 
+def _once(columns: list, where: str) -> None:
+    """Refuse a table that names a column twice."""
+    twice = sorted({str(c) for c in columns if columns.count(c) > 1})
+    if twice:
+        raise CorpusError(f"{where}: the column {', '.join(map(repr, twice))} is there twice; "
+                          "name each once")
+
+
 def _once_each(path: str, fmt: str) -> None:
     """Refuse a CSV/TSV header that names a column twice (pandas would rename the second
     ``text.1`` and the first would be read without a word)."""
     with open(path, encoding="utf-8-sig", newline="") as f:
         header = next(csv.reader(f, delimiter="\t" if fmt == "tsv" else ","), [])
-    twice = sorted({c for c in header if header.count(c) > 1})
-    if twice:
-        raise CorpusError(f"{path}: the column {', '.join(map(repr, twice))} is there twice; "
-                          "name each once")
+    _once(header, path)
 
 
 def pairs_of(frame, columns: PairColumns = PairColumns(), *, name: str = "<DataFrame>",
@@ -426,10 +431,7 @@ def pairs_of(frame, columns: PairColumns = PairColumns(), *, name: str = "<DataF
     nile, text, system, id, gold, wide = (columns.nile, columns.text, columns.system,
                                           columns.id, columns.gold, columns.wide)
     frame = frame.reset_index(drop=True)
-    twice = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
-    if twice:
-        raise CorpusError(f"{name}: the column {', '.join(map(repr, twice))} is there twice; "
-                          "name each once")
+    _once(list(frame.columns), name)
     needed = [nile, *(wide or [text])]
     missing = [c for c in needed if c not in frame.columns]
     if missing:

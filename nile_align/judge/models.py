@@ -171,7 +171,7 @@ def _load_gguf(spec: ModelSpec, digest: str, dtype):
     """
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    converted = cache_root() / "models" / f"{spec.display}-{digest[:16]}"
+    converted = _converted(spec, digest)
     if (converted / "complete").is_file():
         tok = AutoTokenizer.from_pretrained(converted, local_files_only=True)
         model = AutoModelForCausalLM.from_pretrained(converted, local_files_only=True,
@@ -191,6 +191,12 @@ def _load_gguf(spec: ModelSpec, digest: str, dtype):
     except Exception as e:  # a read-only or full disk only costs the next load ~20 s
         log.debug("could not keep a converted copy of %s: %s", spec.location, e)
     return model.to(dtype), tok
+
+
+def _converted(spec: ModelSpec, digest: str) -> Path:
+    """Where the dequantised copy of a GGUF file is kept, keyed by the file's hash (it is
+    complete where it holds a ``complete`` file)."""
+    return cache_root() / "models" / f"{spec.display}-{digest[:16]}"
 
 
 def _save_converted(model, tok, target: Path, origin: str) -> None:
@@ -270,7 +276,7 @@ def _gguf_tokenizer(spec: ModelSpec, digest: str):
     signature needs, in about a second instead of the model's load."""
     from transformers import AutoTokenizer
 
-    converted = cache_root() / "models" / f"{spec.display}-{digest[:16]}"
+    converted = _converted(spec, digest)
     if (converted / "complete").is_file():
         return AutoTokenizer.from_pretrained(converted, local_files_only=True)
     path = Path(spec.location)
@@ -304,12 +310,11 @@ def load_model(model: str | None = "default", *, device: str = "auto",
         except Exception as e:
             raise ModelLoadError(f"cannot load GGUF file {spec.location}: {e}") from e
     else:
-        hf_model, tok = _load_pretrained(spec, tdtype, tried, weights)
-        if spec.kind == "hub":
-            config = hf_model.config if weights else hf_model
+        loaded, tok = _load_pretrained(spec, tdtype, tried, weights)
+        if spec.kind == "hub":  # the commit, from the model's config (the config alone)
+            config = loaded.config if weights else loaded
             identity = getattr(config, "_commit_hash", None) or identity
-        if not weights:
-            hf_model = None
+        hf_model = loaded if weights else None
     if adapter is not None:
         identity, spec = _adapter_identity(adapter, identity, spec)
         if weights:

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
-import json
 import os
 import shutil
 import tempfile
@@ -67,7 +66,7 @@ from .options import (
     OutputOptions,
     ReadOptions,
 )
-from .outputs import GRAPH_FILES_EDGES, write_parts, write_streams, writes_graph
+from .outputs import GRAPH_FILES_EDGES, write_parts, write_streams, write_summary, writes_graph
 from .plan import plan_partitions, route
 from .tasks import Found, PartitionSettings, PartitionSummary, Placed
 
@@ -465,8 +464,7 @@ def write_pass(run: Run, scanned: Scanned, candidates: Candidates, plan: Plan,
     timings["write"] = time.perf_counter() - started
     summary["engine"]["wall_seconds"]["write"] = round(timings["write"], 2)
     # summary.json again, with the time its writing took (a few kB).
-    tasks.write_lines(run.out / "summary.json",
-                      [json.dumps(summary, indent=2, ensure_ascii=False) + "\n"])
+    write_summary(run.out, summary)
     return PartitionedResult(summary, report, sum(r.open for r in results), timings, whole)
 
 

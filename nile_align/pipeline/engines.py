@@ -38,8 +38,8 @@ TASKS_PER_WORKER = 16
 INLINE_BYTES = 1024
 
 
-#: The modules the local engine's workers start with.
-_PRELOAD = ["numpy", "pandas", "nile_align.pipeline.driver"]
+#: The modules the local engine's workers start with (the tasks they run).
+_PRELOAD = ["numpy", "pandas", "nile_align.pipeline.tasks"]
 
 
 def ignore_interrupt() -> None:

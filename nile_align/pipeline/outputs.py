@@ -30,7 +30,7 @@ from ..guard import atomic_file, printable, write_whole
 
 __all__ = ["ALIGNED_FORMATS", "GRAPH_FILES_EDGES", "REPORT_FLAGS", "REPORT_ROWS",
            "aligned_lines", "aligned_records", "alignment_records", "atomic_file",
-           "write_aligned", "write_outputs", "write_streams"]
+           "write_aligned", "write_outputs", "write_streams", "write_summary"]
 
 log = logging.getLogger("nile_align")
 
@@ -220,6 +220,11 @@ def writes_graph(edges: int, graph_files: str) -> bool:
     return graph_files == "always" or (graph_files == "auto" and edges <= GRAPH_FILES_EDGES)
 
 
+def write_summary(out: Path, summary: dict) -> None:
+    """summary.json, whole or not at all."""
+    write_whole(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+
+
 def _graph_files(out: Path, summary: dict, edges: int, graph: Callable[[], nx.Graph | None],
                  graphml: bool, graph_files: str) -> None:
     """summary.json, then graph.json and graph.graphml where ``graph_files`` says (a
@@ -228,7 +233,7 @@ def _graph_files(out: Path, summary: dict, edges: int, graph: Callable[[], nx.Gr
     skipped = f"skipped: {edges:,} edges, more than {GRAPH_FILES_EDGES:,} (--graph-files " \
         f"always writes them)" if graph_files == "auto" else "skipped (--graph-files never)"
     summary["outputs"]["graph_files"] = "written" if write_graph else skipped
-    write_whole(out / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+    write_summary(out, summary)
     whole = graph() if write_graph else None
     for name in ("graph.json", "graph.graphml"):
         if whole is None and (out / name).exists():
