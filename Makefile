@@ -74,7 +74,7 @@ docs: $(STAMP)
 # The README's pictures of the review page and of the report's system comparison, taken by
 # the browser tests.
 screenshot: $(STAMP) $(CHROMIUM)
-	NILE_ALIGN_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/test_review_browser.py
+	NILE_ALIGN_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/review/test_browser.py
 
 bench: bench-parser bench-scoring bench-graph bench-scale bench-review bench-run \
 	bench-scale-out bench-translation fact-check paraphrase-check grow-check register-check \

@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 from _report import stamp, write_section  # noqa: E402
 from review_corpus import many_flags  # noqa: E402
 
@@ -88,7 +88,7 @@ def main() -> None:
         "## Review queue (`benchmarks/bench_review.py`)", "",
         stamp("make bench-review  # = .venv/bin/python benchmarks/bench_review.py"), "",
         f"{args.flags:,} open flags (the review corpus' six rules, varied: "
-        f"`tests/review_corpus.py` `many_flags`), imported into a new store in "
+        f"`tests/support/review_corpus.py` `many_flags`), imported into a new store in "
         f"{t_import:.1f} s. Target: the queue page loads in ≤ 1 s. Medians of 5–7 loads.", "",
         "| what | time |", "|---|---:|", *[f"| {a} | {b} |" for a, b in rows],
     ])

@@ -90,7 +90,7 @@ def test_unreadable_inputs_are_corpus_errors(tmp_path):
         records(bad)
 
 
-def test_every_data_row_is_accounted_for(tmp_path, capsys):
+def test_every_data_row_is_accounted_for(tmp_path, capsys, build_tiny_model):
     import json
 
     import pandas as pd
@@ -113,8 +113,6 @@ def test_every_data_row_is_accounted_for(tmp_path, capsys):
     path = tmp_path / "c.csv"
     pd.DataFrame({"nile": [nile, nile], "text": ["Guests cannot use FTP", ""]}).to_csv(
         path, index=False)
-    from tiny_model import build_tiny_model
-
     tiny = build_tiny_model(tmp_path / "tiny")
     main(["check", str(path), "--out", str(tmp_path / "out"), "--model", str(tiny),
           "--no-cache"])

@@ -1,5 +1,6 @@
 """The package's layout: data flows one way through the stages (no import cycles, no stage
-importing a later one) and the public API is importable from the top."""
+importing a later one) and the public API is importable from the top; the tests mirror it
+(a folder per wing), take what they share as fixtures and use no private name."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 import nile_align
 
 PACKAGE = Path(nile_align.__file__).resolve().parent
+TESTS = Path(__file__).resolve().parent
 
 #: The stages, lowest first: a module may import its own stage and those before it. Every
 #: import counts, including those inside functions (kept lazy for start-up time).
@@ -158,7 +160,13 @@ def test_public_api_from_the_top():
         assert getattr(nile_align, name) is not None, name
     from nile_align import Scorer, check_facts, parse, run_check, validate  # noqa: F401
     assert parse("for endpoint('guests') block service('ssh')").operations
-    assert set(nile_align._LAZY) <= set(nile_align.__all__)
+    # Every name the package loads on first use (its table of them, read from its source)
+    # is listed in __all__.
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    lazy = [key.value for node in tree.body if isinstance(node, ast.Assign | ast.AnnAssign)
+            and isinstance(node.value, ast.Dict) for key in node.value.keys
+            if isinstance(key, ast.Constant)]
+    assert "Scorer" in lazy and set(lazy) <= set(nile_align.__all__)
 
 
 def test_no_shim_keeps_an_old_path():
@@ -176,3 +184,89 @@ def test_import_loads_no_heavy_stage():
             "print(sorted(m for m in ('torch', 'transformers', 'networkx') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# --- the tests' layout ------------------------------------------------------------------------
+
+#: Tests about the whole project, beside one ``test_<module>.py`` per top-level module.
+WHOLE_PROJECT = {"test_layout.py", "test_lock.py", "test_packaging.py", "test_readme.py",
+                 "test_robustness.py"}
+#: Folders of tests/ that are no wing: the helpers conftest.py loads, and expected outputs.
+NOT_WINGS = {"support", "expected"}
+
+
+def rule_breaks(tests: Path, package: Path) -> list[str]:
+    """What breaks the tests' rules, one message each: every ``test_*.py`` lives in the
+    folder of the package wing it tests (``tests/judge`` for ``nile_align/judge``) or at the
+    top when it is about the whole project or a top-level module; no test module or
+    conftest.py imports another test file or a helper (what tests share is a fixture); no
+    file of the tests imports a private name of the package."""
+    units = {m.name: m.ispkg for m in pkgutil.iter_modules([str(package)])}
+    wings = {name for name, ispkg in units.items() if ispkg}
+    top = WHOLE_PROJECT | {f"test_{name}.py" for name, ispkg in units.items()
+                           if not ispkg and not name.startswith("_")}
+    ours = {p.stem for p in tests.rglob("*.py")} | {tests.name} | NOT_WINGS
+    problems = []
+    for folder in sorted(p for p in tests.iterdir() if p.is_dir()):
+        if folder.name not in wings | NOT_WINGS and not folder.name.startswith((".", "__")):
+            problems.append(f"{folder.name}/: no wing of {package.name} has this name")
+    for path in sorted(tests.rglob("*.py")):
+        where = path.relative_to(tests).as_posix()
+        parts = path.relative_to(tests).parts
+        if parts[0] in NOT_WINGS - {"support"}:
+            continue
+        if path.name.startswith("test_"):
+            if len(parts) == 1 and path.name not in top:
+                problems.append(f"{where}: a test of one wing belongs in its wing's folder")
+            elif len(parts) > 1 and (len(parts) > 2 or parts[0] not in wings):
+                problems.append(f"{where}: not in the folder of a wing")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+                names: list[str] = []
+            elif isinstance(node, ast.ImportFrom):
+                modules = ["." * node.level + (node.module or "")]
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for module in modules:
+                head = module.split(".")[0]
+                helper = module.startswith(".") or head in ours
+                if helper and parts[0] != "support":
+                    problems.append(f"{where}:{node.lineno}: imports {module}, a file of the "
+                                    f"tests: take it as a fixture")
+                if head == package.name:
+                    private = [part for part in module.split(".")[1:] if part.startswith("_")]
+                    private += [n for n in names if n.startswith("_") and not n.startswith("__")]
+                    problems += [f"{where}:{node.lineno}: imports {name}, private to "
+                                 f"{module}" for name in private]
+    return problems
+
+
+def test_the_tests_mirror_the_wings_and_import_no_helper_or_private_name():
+    assert rule_breaks(TESTS, PACKAGE) == []
+    units = {m.name for m in pkgutil.iter_modules(nile_align.__path__) if m.ispkg}
+    assert units <= {p.name for p in TESTS.iterdir() if p.is_dir()}  # a folder per wing
+
+
+def test_a_planted_break_of_the_tests_rules_is_named(tmp_path):
+    tests = tmp_path / "tests"
+    shutil.copytree(TESTS, tests, ignore=shutil.ignore_patterns("__pycache__"))
+    (tests / "test_scoring.py").write_text("")                              # a wing's test
+    (tests / "judge" / "test_cases.py").write_text(
+        "from tiny_model import build_tiny_model\n"                         # a helper
+        "from test_reading import facts\n"                                  # another test
+        "from nile_align.english.matching import _needed, Patterns\n"       # a private name
+        "import nile_align.cli._private\n")
+    (tests / "judge" / "deeper").mkdir()
+    (tests / "judge" / "deeper" / "test_x.py").write_text("")
+    (tests / "models").mkdir()
+    assert rule_breaks(tests, PACKAGE) == [
+        "models/: no wing of nile_align has this name",
+        "judge/deeper/test_x.py: not in the folder of a wing",
+        "judge/test_cases.py:1: imports tiny_model, a file of the tests: take it as a fixture",
+        "judge/test_cases.py:2: imports test_reading, a file of the tests: take it as a "
+        "fixture",
+        "judge/test_cases.py:3: imports _needed, private to nile_align.english.matching",
+        "judge/test_cases.py:4: imports _private, private to nile_align.cli._private",
+        "test_scoring.py: a test of one wing belongs in its wing's folder"]

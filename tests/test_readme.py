@@ -111,19 +111,17 @@ def test_library_api_imports_work():
         exec(statement, {})
 
 
-def test_the_command_line_reference_holds_every_command_s_help():
+def test_the_command_line_reference_holds_every_command_s_help(cli_commands):
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("hooks", ROOT / "docs" / "hooks.py")
     hooks = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hooks)
-    from nile_align.cli import build_parser
 
     text = hooks.on_page_markdown("# CLI\n" + hooks.MARKER, None, None, None)
     commands = re.findall(r"^## nile-align (\S+)$", text, re.M)
-    sub = next(a for a in build_parser()._actions if hasattr(a, "choices") and a.choices
-               and "check" in a.choices)
-    assert commands == list(sub.choices) and "usage: nile-align check" in text
+    assert "check" in cli_commands
+    assert commands == cli_commands and "usage: nile-align check" in text
     assert hooks.on_page_markdown("no marker", None, None, None) == "no marker"
 
 

@@ -21,7 +21,6 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from review_corpus import checked
 
 from nile_align.cli import main
 from nile_align.errors import CorpusError, UsageError
@@ -46,8 +45,8 @@ def one_line_error(result: subprocess.CompletedProcess) -> str:
 
 
 @pytest.fixture
-def out(tmp_path) -> Path:
-    checked(tmp_path / "out")
+def out(tmp_path, review_corpus) -> Path:
+    review_corpus.checked(tmp_path / "out")
     return tmp_path / "out"
 
 
@@ -548,13 +547,6 @@ _VALID = [{"nile": "for endpoint('guests') block service('ftp')", "text": "Guest
            "label": 0}]
 
 
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory) -> Path:
-    from tiny_model import build_tiny_model
-
-    return build_tiny_model(tmp_path_factory.mktemp("tiny"))
-
-
 @settings(max_examples=12, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.dictionaries(st.sampled_from(["nile", "text", "label"]), _CELLS,
@@ -564,7 +556,7 @@ def tiny_model(tmp_path_factory) -> Path:
 @example(_VALID, "calibrate")
 @example(_VALID, "evaluate")
 def test_any_json_lines_given_to_score_evaluate_or_calibrate_ends_in_one_line(
-        tmp_path_factory, capsys, monkeypatch, tiny_model, rows, command):
+        tmp_path_factory, capsys, monkeypatch, tiny_dir, rows, command):
     """Any JSON Lines table to ``score``, ``calibrate`` or ``evaluate`` (a tiny model
     scores): exit 0, 1 or 2, no traceback, no NaN on stdout and nothing written outside
     the files it was given."""
@@ -575,7 +567,7 @@ def test_any_json_lines_given_to_score_evaluate_or_calibrate_ends_in_one_line(
             "calibrate": ["calibrate", "t.jsonl", "--bootstrap", "10", "--out", "cal.json"],
             "evaluate": ["evaluate", "t.jsonl", "--bootstrap", "10", "--format", "json"]
             }[command]
-    status = main([*argv, "--model", str(tiny_model), "--no-cache", "--quiet"])
+    status = main([*argv, "--model", str(tiny_dir), "--no-cache", "--quiet"])
     out, err = capsys.readouterr()
     assert status in (0, 1, 2)
     assert rows is not _VALID or (status == 0 and out), err

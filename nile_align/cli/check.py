@@ -252,12 +252,14 @@ def _judges_apart(args: argparse.Namespace) -> tuple[Future, ProcessPoolExecutor
         made.set_result(Judges(judge, para_judge, signature, scorer))
 
     with interrupt_ignored_by_children():  # the process starts at submit
-        pool.submit(_judges, args).add_done_callback(ready)
+        pool.submit(judges_of, args).add_done_callback(ready)
     return made, pool
 
 
-def _judges(args: argparse.Namespace) -> tuple:
-    """:func:`_judges_apart`'s work, in its process: what it logs is kept and sent back."""
+def judges_of(args: argparse.Namespace) -> tuple:
+    """The judges, signature and scorer options the model options of ``args`` describe, made
+    from the model's tokenizer alone, with what was logged meanwhile (check runs it in a
+    process of its own)."""
     import logging
 
     said: list[tuple[int, str]] = []

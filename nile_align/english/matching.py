@@ -26,7 +26,7 @@ from re import _casefix, _compiler, _parser  # type: ignore[attr-defined]
 from re import _constants as sre
 from typing import Any
 
-__all__ = ["FoldedMatch", "Pattern", "Patterns"]
+__all__ = ["FoldedMatch", "Pattern", "Patterns", "needed_words"]
 
 _END = 2**62  # "to the end of the string", as re's own methods take it
 _NONE: Iterator[Any] = iter(())  # no match: exhausted, so one serves every call
@@ -57,7 +57,7 @@ class Patterns:
             parsed = _parser.parse(pattern, flags & ~re.IGNORECASE)
             if _lowered(parsed):
                 lower = _compiler.compile(parsed, flags & ~re.IGNORECASE)
-        words = _needed(_parser.parse(pattern, flags & ~re.IGNORECASE), self._common)
+        words = needed_words(pattern, self._common, flags)
         ids = None if words is None else frozenset(
             self._ids.setdefault(w, len(self._ids)) for w in words)
         self._automaton = None  # built again, with its words, when next asked
@@ -239,6 +239,14 @@ class FoldedMatch:
 
 
 # --- reading a parsed pattern ---------------------------------------------------------------
+
+def needed_words(pattern: str, common: Iterable[str] = frozenset(),
+                 flags: int = 0) -> set[str] | None:
+    """The lower-case words one of which every match of ``pattern`` holds, which its screen
+    looks for (None where none are known; a ``common`` one, lower-case, only where the
+    pattern offers no rarer)."""
+    return _needed(_parser.parse(pattern, flags & ~re.IGNORECASE), frozenset(common))
+
 
 def _needed(parsed: Any, common: frozenset[str] = frozenset()) -> set[str] | None:
     """Lower-case words one of which every match holds (a run of literal characters, or one

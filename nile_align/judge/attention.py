@@ -5,7 +5,7 @@ group before attention (``repeat_kv``). With the few-shot prefix cached and reus
 by every row of a batch, that copy is the largest non-matmul cost of scoring on CPU
 (about a fifth of a forward pass for SmolLM2). Folding a group's query heads into the
 query axis instead lets one key/value head serve its group with no copy; the result
-is the same attention, to float rounding (pinned by ``tests/test_scoring.py``).
+is the same attention, to float rounding (pinned by ``tests/judge/test_scoring.py``).
 """
 
 from __future__ import annotations

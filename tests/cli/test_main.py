@@ -12,7 +12,6 @@ import pytest
 
 from nile_align.cli import build_parser, main
 
-ROOT = Path(__file__).resolve().parent.parent
 GOOD = "for endpoint('guests') block service('file transfer')"
 BAD_UNIT = "for endpoint('a') set bandwidth('max', '4', 'mbit')"
 
@@ -128,13 +127,15 @@ def test_diff_exit_status_and_json(capsys):
     assert (code, json.loads(out)) == (0, [])
 
 
-def test_every_command_help_teaches_with_an_example():
+def test_every_command_help_teaches_with_an_example(cli_commands, capsys):
     parser = build_parser()
     assert "examples:" in parser.format_help()
-    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
-    assert set(sub.choices) >= {"validate", "diff"}
-    for name, command in sub.choices.items():
-        text = command.format_help()
+    assert set(cli_commands) >= {"validate", "diff"}
+    for name in cli_commands:
+        with pytest.raises(SystemExit) as done:
+            parser.parse_args([name, "--help"])
+        text = capsys.readouterr().out
+        assert done.value.code == 0, name
         assert "examples:" in text and f"nile-align {name}" in text, name
 
 

@@ -18,25 +18,24 @@ from nile_align.errors import UsageError
 from nile_align.judge.scale import merge_parts, pair_id, parse_shard, shard_mask
 from nile_align.judge.scoring import Scorer
 
-from tiny_model import CORPUS, build_tiny_model
-
 
 @pytest.fixture(scope="module")
-def tiny_dir(tmp_path_factory):
-    return build_tiny_model(tmp_path_factory.mktemp("tiny-llama"))
-
-
-def pairs(n: int, seed: int = 0) -> pd.DataFrame:
-    """``n`` pairs of the tiny corpus' texts, some repeated (as real corpora have)."""
-    rng = np.random.default_rng(seed)
-    texts = sorted(set(CORPUS))
+def pairs(tiny_corpus):
+    """``pairs(n, seed=0)``: ``n`` pairs of the tiny corpus' texts, some repeated (as real
+    corpora have)."""
+    texts = sorted(set(tiny_corpus))
     words = " ".join(texts).split()
-    a = [" ".join(rng.choice(words, size=rng.integers(3, 9))) for _ in range(n)]
-    b = [" ".join(rng.choice(words, size=rng.integers(3, 9))) for _ in range(n)]
-    return pd.DataFrame({"id": range(n), "a": a, "b": b})
+
+    def make(n: int, seed: int = 0) -> pd.DataFrame:
+        rng = np.random.default_rng(seed)
+        a = [" ".join(rng.choice(words, size=rng.integers(3, 9))) for _ in range(n)]
+        b = [" ".join(rng.choice(words, size=rng.integers(3, 9))) for _ in range(n)]
+        return pd.DataFrame({"id": range(n), "a": a, "b": b})
+
+    return make
 
 
-def test_shard_keys_are_stable_and_disjoint():
+def test_shard_keys_are_stable_and_disjoint(pairs):
     frame = pairs(300)
     assert pair_id("x", "y") == pair_id("x", "y") != pair_id("y", "x")
     masks = [shard_mask(frame.copy(), a="a", b="b", shard=(k, 4)) for k in range(1, 5)]
@@ -48,7 +47,7 @@ def test_shard_keys_are_stable_and_disjoint():
             parse_shard(bad)
 
 
-def test_four_shards_merged_equal_the_unsharded_run(tiny_dir, tmp_path, capsys):
+def test_four_shards_merged_equal_the_unsharded_run(tiny_dir, tmp_path, capsys, pairs):
     frame = pairs(120)
     frame = pd.concat([frame, frame.iloc[:5]], ignore_index=True)  # duplicate rows stay
     frame.to_csv(tmp_path / "pairs.csv", index=False)
@@ -75,7 +74,7 @@ def test_four_shards_merged_equal_the_unsharded_run(tiny_dir, tmp_path, capsys):
     assert len(capsys.readouterr().out.splitlines()) == len(frame)
 
 
-def test_merge_refuses_mismatched_signatures_and_foreign_files(tiny_dir, tmp_path, capsys):
+def test_merge_refuses_mismatched_signatures_and_foreign_files(tiny_dir, tmp_path, capsys, pairs):
     frame = pairs(40)
     frame.to_csv(tmp_path / "pairs.csv", index=False)
     common = ["score", str(tmp_path / "pairs.csv"), "--model", str(tiny_dir), "-q",
@@ -112,7 +111,7 @@ def ray_scorer(tiny_dir):
     ray.shutdown()
 
 
-def test_ray_returns_the_single_process_scores_in_input_order(ray_scorer, tiny_dir):
+def test_ray_returns_the_single_process_scores_in_input_order(ray_scorer, tiny_dir, pairs):
     frame = pairs(2000, seed=1)
     local = Scorer(str(tiny_dir), cache=None)
     expected = local.score_frame(frame, a="a", b="b")
@@ -123,7 +122,7 @@ def test_ray_returns_the_single_process_scores_in_input_order(ray_scorer, tiny_d
     assert got.attrs["nile_align"]["scored"] == expected.attrs["nile_align"]["scored"]
 
 
-def test_ray_survives_a_killed_worker(ray_scorer, tiny_dir):
+def test_ray_survives_a_killed_worker(ray_scorer, tiny_dir, pairs):
     frame = pairs(2000, seed=2)
     expected = Scorer(str(tiny_dir), cache=None).score(a=frame["a"], b=frame["b"])
     victim = ray_scorer.worker_pids()[0]
@@ -153,29 +152,3 @@ def test_engine_ray_without_ray_names_the_extra(monkeypatch, tmp_path, capsys):
     pd.DataFrame({"a": ["x"], "b": ["y"]}).to_csv(tmp_path / "p.csv", index=False)
     assert main(["score", str(tmp_path / "p.csv"), "--engine", "ray", "-q"]) == 2
     assert "pip install 'nile-align[ray]'" in capsys.readouterr().err
-
-
-def test_a_check_that_scores_scores_in_its_tasks_on_any_engine(tiny_dir, tmp_path):
-    """Scores are computed inside the partitions' tasks: in this process and in a pool of
-    processes (each worker loads the model once from the options a Scorer travels as), the
-    same outputs."""
-    from review_corpus import corpus
-
-    from nile_align.pipeline.engines import LocalEngine
-    from nile_align.pipeline.options import ExecutionOptions, JudgeOptions, OutputOptions
-    from nile_align.pipeline.run import run_check
-
-    scorer = Scorer(str(tiny_dir), cache=None)
-    judging, execution = JudgeOptions(threshold=27.29), ExecutionOptions(partition_rows=3)
-    one = run_check(corpus(), scorer, out=tmp_path / "one", judging=judging,
-                    engine=LocalEngine(1), execution=execution,
-                    output=OutputOptions(layout="files"))
-    assert one.summary["scored_pairs"]["align"] > 0 and one.summary["engine"]["partitions"] > 1
-    for name, engine in (("pool", LocalEngine(2)),):
-        try:
-            run_check(corpus(), scorer, out=tmp_path / name, judging=judging, engine=engine,
-                      execution=execution, output=OutputOptions(layout="files"))
-        finally:
-            engine.close()
-        for file in ("alignments.jsonl", "flags.jsonl"):
-            assert (tmp_path / name / file).read_text() == (tmp_path / "one" / file).read_text()

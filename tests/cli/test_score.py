@@ -16,14 +16,7 @@ import pytest
 
 from nile_align.cli import main
 
-from tiny_model import build_tiny_model
-
 SCRIPT = str(Path(sys.executable).with_name("nile-align"))
-
-
-@pytest.fixture(scope="module")
-def tiny_dir(tmp_path_factory) -> Path:
-    return build_tiny_model(tmp_path_factory.mktemp("tiny"))
 
 
 def test_score_two_text_files_jsonl(tiny_dir, tmp_path, capsys):

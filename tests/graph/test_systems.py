@@ -62,9 +62,7 @@ def test_each_system_is_measured_and_ranked():
     assert again == systems
 
 
-def test_run_prints_the_ranking_and_writes_it(tmp_path, capsys):
-    from tiny_model import build_tiny_model
-
+def test_run_prints_the_ranking_and_writes_it(tmp_path, capsys, build_tiny_model):
     tiny = build_tiny_model(tmp_path / "tiny")
     path = tmp_path / "c.csv"
     corpus().to_csv(path, index=False)

@@ -22,8 +22,6 @@ from nile_align.evaluation.calibration import (
 )
 from nile_align.judge.signature import Signature
 
-from tiny_model import build_tiny_model
-
 SIG = Signature("m", "0" * 40, "net", "1" * 64, "2" * 16, (("Yes", 1), ("No", 2)), "float32",
                 "pluie", 0.0, "0.1.0")
 
@@ -67,7 +65,7 @@ def test_calibration_files_round_trip_and_are_found_by_signature(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def planted(tmp_path_factory):
+def planted(tmp_path_factory, build_tiny_model):
     """The tiny model trained (LoRA) to answer Yes for sentences saying "Yes Yes", and pairs
     with that signal."""
     from nile_align.judge.finetune import train_judge
@@ -160,7 +158,7 @@ def test_an_nl_nl_calibration_is_its_own_record_found_for_its_kind(tmp_path):
         calibrate(labels, labels + 0.1, signature=SIG, data="d", kind="nl-nile-nl")
 
 
-def test_calibrate_nl_nl_scores_both_directions(tmp_path, capsys):
+def test_calibrate_nl_nl_scores_both_directions(tmp_path, capsys, build_tiny_model):
     tiny = build_tiny_model(tmp_path / "tiny")
     data = tmp_path / "pairs.csv"
     pd.DataFrame({"a": ["Guests cannot use FTP", "Staff may use SSH"] * 4,

@@ -24,17 +24,15 @@ from nile_align.evaluation.evaluate import (
 from nile_align.judge.scoring import Scorer, parse_answer
 from nile_align.judge.templates import get_template
 
-from tiny_model import build_tiny_model
-
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = str(Path(sys.executable).with_name("nile-align"))
 EVAL = ROOT / "corpora" / "eval-nl-nile.csv"
 PREFS = ROOT / "corpora" / "eval-preferences.csv"
 
 
 @pytest.fixture(scope="module")
-def tiny_scorer(tmp_path_factory) -> Scorer:
-    return Scorer(str(build_tiny_model(tmp_path_factory.mktemp("tiny"))), cache=None)
+def tiny_scorer(tiny_dir) -> Scorer:
+    return Scorer(str(tiny_dir), cache=None)
 
 
 def test_importers_report_rows():

@@ -1,5 +1,6 @@
 """A checked corpus where every rule fires once, from a table of scores (no model): the
-input of the review tests."""
+input of the review tests. Loaded by ``tests/conftest.py`` only; tests take the
+``review_corpus`` fixture."""
 
 from __future__ import annotations
 

@@ -3,7 +3,6 @@ two tabs on one flag, and durability of acknowledged decisions under SIGKILL."""
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import re
@@ -15,41 +14,9 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from review_corpus import BAD, M2, N2, checked
 
 from nile_align.review.page import make_server
 from nile_align.review.store import ReviewStore
-
-
-class Client:
-    """A tiny HTTP client that keeps cookies, like a browser tab."""
-
-    def __init__(self, port: int, host: str = "127.0.0.1"):
-        self.host, self.port, self.cookies = host, port, {}
-
-    def request(self, method: str, path: str, form: dict | None = None,
-                headers: dict | None = None) -> tuple[int, dict, str]:
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
-        body = urlencode(form) if form is not None else None
-        h = {"Host": f"{self.host}:{self.port}", **(headers or {})}
-        if body is not None:
-            h["Content-Type"] = "application/x-www-form-urlencoded"
-        if self.cookies:
-            h["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        conn.request(method, path, body=body, headers=h)
-        resp = conn.getresponse()
-        text = resp.read().decode("utf-8")
-        for value in resp.headers.get_all("Set-Cookie") or []:
-            k, v = value.split(";")[0].split("=", 1)
-            self.cookies[k] = v
-        conn.close()
-        return resp.status, dict(resp.headers), text
-
-    def get(self, path: str, **kw):
-        return self.request("GET", path, **kw)
-
-    def post(self, path: str, form: dict, **kw):
-        return self.request("POST", path, form, **kw)
 
 
 def csrf(page: str) -> str:
@@ -57,17 +24,17 @@ def csrf(page: str) -> str:
 
 
 @pytest.fixture
-def out(tmp_path):
-    checked(tmp_path / "out")
+def out(tmp_path, review_corpus):
+    review_corpus.checked(tmp_path / "out")
     return tmp_path / "out"
 
 
 @pytest.fixture
-def served(out):
+def served(out, http_client):
     server = make_server(out, port=0, reviewer="tester")
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield server, Client(server.server_address[1])
+    yield server, http_client(server.server_address[1])
     server.shutdown()
     server.server_close()
     server.store.close()
@@ -164,7 +131,7 @@ def test_a_suggested_repair_is_shown_and_accepted_with_one_action(served, out):
     assert status == 422 and "no repair suggestion" in page
 
 
-def test_every_action_over_http(served, out):
+def test_every_action_over_http(served, out, review_corpus):
     server, c = served
     ids = flag_ids(out)
     _, _, page = c.get(f"/flag/{ids['cond6']}")
@@ -176,14 +143,15 @@ def test_every_action_over_http(served, out):
     status, _, page = c.get(headers["Location"])
     assert "accepted by ana" in page
     status, _, _ = c.post(f"/flag/{ids['cond5']}", {"csrf": token, "action": "reject",
-                                                   "reviewer": "ana", "target": N2})
+                                                   "reviewer": "ana",
+                                                   "target": review_corpus.N2})
     assert status == 303
     status, _, _ = c.post(f"/flag/{ids['conflict']}", {"csrf": token, "action": "skip",
                                                       "reviewer": "ana"})
     assert status == 303
     status, headers, _ = c.post(f"/flag/{ids['gold_disagreement']}", {
-        "csrf": token, "action": "edit", "reviewer": "ana", "field": "text", "old": M2,
-        "new": "Students get 100 GB a week"})
+        "csrf": token, "action": "edit", "reviewer": "ana", "field": "text",
+        "old": review_corpus.M2, "new": "Students get 100 GB a week"})
     assert status == 303 and ids["gold_disagreement"] in headers["Location"]
     # A cond5 reject without naming the wrong translation is refused on the page.
     status, _, page = c.post(f"/flag/{ids['cond5']}", {"csrf": token, "action": "reject",
@@ -191,8 +159,8 @@ def test_every_action_over_http(served, out):
     assert status == 422 and "needs target" in page
     # An invalid Nile edit shows the validator's caret message and saves nothing.
     status, _, page = c.post(f"/flag/{ids['invalid_nile']}", {
-        "csrf": token, "action": "edit", "reviewer": "ana", "field": "nile", "old": BAD,
-        "new": "for endpoint('hosts') set bandwidth('max', '4', 'mbit')"})
+        "csrf": token, "action": "edit", "reviewer": "ana", "field": "nile",
+        "old": review_corpus.BAD, "new": "for endpoint('hosts') set bandwidth('max', '4', 'mbit')"})
     assert status == 422 and "unknown bandwidth unit" in page and "^" in page
     assert "mbit" in page  # the rejected text stays in the form
     status, headers, _ = c.post("/undo", {"csrf": token})
@@ -228,10 +196,10 @@ def test_cross_site_posts_are_refused(served, out):
     assert c.post(f"/flag/{fid}", {**form, "csrf": token}, headers=same)[0] == 303
 
 
-def test_two_tabs_on_one_flag_both_recorded_and_told(served, out):
+def test_two_tabs_on_one_flag_both_recorded_and_told(served, out, http_client):
     server, c = served
     fid = flag_ids(out)["cond6"]
-    tab1, tab2 = Client(c.port), Client(c.port)
+    tab1, tab2 = http_client(c.port), http_client(c.port)
     p1, p2 = tab1.get(f"/flag/{fid}")[2], tab2.get(f"/flag/{fid}")[2]
     seen = re.search(r'name="seen" value="([^"]*)"', p1).group(1)
     assert seen == ""
@@ -246,13 +214,13 @@ def test_two_tabs_on_one_flag_both_recorded_and_told(served, out):
         assert store.current(fid)["reviewer"] == "bo"
 
 
-def test_token_required_off_loopback(out):
+def test_token_required_off_loopback(out, http_client):
     server = make_server(out, host="0.0.0.0", port=0)
     assert server.token and f"?token={server.token}" in server.url
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        c = Client(server.server_address[1])
+        c = http_client(server.server_address[1])
         assert c.get("/queue")[0] == 403
         assert c.get("/queue?token=wrong")[0] == 403
         assert c.get("/static/review.js")[0] == 403
@@ -262,7 +230,7 @@ def test_token_required_off_loopback(out):
         assert c.get("/queue")[0] == 200  # the cookie now carries the token
         fid = flag_ids(out)["cond6"]
         token = csrf(c.get(f"/flag/{fid}")[2])
-        assert Client(c.port).post(f"/flag/{fid}", {"csrf": token, "action": "accept",
+        assert http_client(c.port).post(f"/flag/{fid}", {"csrf": token, "action": "accept",
                                                     "reviewer": "x"})[0] == 403
         assert c.post(f"/flag/{fid}", {"csrf": token, "action": "accept",
                                        "reviewer": "x"})[0] == 303
@@ -272,14 +240,14 @@ def test_token_required_off_loopback(out):
         server.store.close()
 
 
-def test_acknowledged_decisions_survive_sigkill(out):
+def test_acknowledged_decisions_survive_sigkill(out, review_corpus, http_client):
     cmd = [sys.executable, "-m", "nile_align.cli", "review", str(out), "--port", "0"]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env)
     try:
         url = proc.stdout.readline().strip()
-        c = Client(urlsplit(url).port)
+        c = http_client(urlsplit(url).port)
         acknowledged = []
         for rule, fid in sorted(flag_ids(out).items()):
             if rule == "invalid_nile":
@@ -287,7 +255,7 @@ def test_acknowledged_decisions_survive_sigkill(out):
             page = c.get(f"/flag/{fid}")[2]
             form = {"csrf": csrf(page), "action": "accept", "reviewer": "ana"}
             if rule == "cond5":
-                form.update(action="reject", target=N2)
+                form.update(action="reject", target=review_corpus.N2)
             assert c.post(f"/flag/{fid}", form)[0] == 303
             acknowledged.append(fid)
         proc.send_signal(signal.SIGKILL)
@@ -300,23 +268,22 @@ def test_acknowledged_decisions_survive_sigkill(out):
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env)
     try:
-        c = Client(urlsplit(proc.stdout.readline().strip()).port)
+        c = http_client(urlsplit(proc.stdout.readline().strip()).port)
         assert "6</b> decided" in c.get("/queue")[2]
     finally:
         proc.kill()
         proc.wait(timeout=10)
 
 
-def test_a_queue_of_ten_thousand_flags_is_paged_and_filtered(tmp_path):
-    from review_corpus import many_flags
-
+def test_a_queue_of_ten_thousand_flags_is_paged_and_filtered(tmp_path, review_corpus,
+                                                             http_client):
     from nile_align.review.page import PAGE
 
-    flags = many_flags(tmp_path / "big")
+    flags = review_corpus.many_flags(tmp_path / "big")
     server = make_server(tmp_path / "big", port=0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        c = Client(server.server_address[1])
+        c = http_client(server.server_address[1])
         status, _, page = c.get("/queue")
         assert status == 200 and "10000 flags, 1–100 shown" in page
         assert page.count('<tr class="rule-') == PAGE and 'id="next-page"' in page
@@ -344,10 +311,10 @@ def test_a_queue_of_ten_thousand_flags_is_paged_and_filtered(tmp_path):
         server.store.close()
 
 
-def test_a_store_made_before_the_filter_columns_is_migrated(tmp_path):
+def test_a_store_made_before_the_filter_columns_is_migrated(tmp_path, review_corpus):
     import sqlite3
 
-    checked(tmp_path / "out")
+    review_corpus.checked(tmp_path / "out")
     with ReviewStore(tmp_path / "out") as store:
         total = store.counts()["total"]
     db = sqlite3.connect(tmp_path / "out" / "review.sqlite")

@@ -139,3 +139,4 @@ def test_a_custom_english_reaches_every_step():
     assert compare(r, other).verdict == "paraphrase"
     assert draft(r).nile == nile
     assert read(text).statement.english is not custom
+

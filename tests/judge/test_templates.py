@@ -14,15 +14,13 @@ from nile_align.judge.templates import (
     load_template,
 )
 
-from tiny_model import build_tiny_model
-
 SHIPPED = {"net", "para", "fr", "rev", "yesno-net", "choice-net", "likert-net", "net-short"}
 
 
 @pytest.fixture(scope="module")
-def chatml(tmp_path_factory) -> Scorer:
+def chatml(tiny_dir) -> Scorer:
     """A scorer whose tokenizer renders plain ChatML (the tiny test model)."""
-    return Scorer(str(build_tiny_model(tmp_path_factory.mktemp("tiny"))), cache=None)
+    return Scorer(str(tiny_dir), cache=None)
 
 
 def turns(*pairs: tuple[str, str]) -> str:

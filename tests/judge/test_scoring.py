@@ -12,15 +12,8 @@ from nile_align.errors import UsageError
 from nile_align.judge.scoring import AnswerTokenError, Scorer, parse_answer
 from nile_align.judge.templates import load_template
 
-from tiny_model import build_tiny_model
-
 WORDS = ("guests block service file transfer bandwidth max the network students quota "
          "endpoint allow firewall hour").split()
-
-
-@pytest.fixture(scope="session")
-def tiny_dir(tmp_path_factory):
-    return build_tiny_model(tmp_path_factory.mktemp("tiny-llama"))
 
 
 @pytest.fixture(scope="session")
@@ -31,6 +24,21 @@ def tiny(tiny_dir) -> Scorer:
 def fresh(tiny: Scorer, **kw) -> Scorer:
     """Another scorer on the same loaded model (no reload), with its own settings."""
     return Scorer(loaded=tiny.loaded, **{"cache": None, **kw})
+
+
+class Model:
+    """A scorer's model as the scorer calls it, the input ids of each forward pass kept: what
+    the scorer runs, seen from outside; ``fail(input_ids)`` may raise instead, as a model
+    that runs out of memory does."""
+
+    def __init__(self, model, fail=None):
+        self.model, self.fail, self.inputs = model, fail, []
+
+    def __call__(self, **kwargs):
+        self.inputs.append(kwargs["input_ids"])
+        if self.fail is not None:
+            self.fail(kwargs["input_ids"])
+        return self.model(**kwargs)
 
 
 def random_pairs(n: int, seed: int) -> tuple[list[str], list[str]]:
@@ -49,14 +57,21 @@ def test_one_pass_equals_the_papers_two_pass_loss_form(tiny):
     assert np.ptp(one) > 1e-3  # the pairs really get different scores
 
 
-def test_cached_prefix_equals_full_prompts(tiny):
+def test_cached_prefix_equals_full_prompts(tiny, monkeypatch):
     a, b = random_pairs(30, seed=2)
     cached = fresh(tiny)
-    assert cached._prefix(cached.template("net")) is not None
-    plain = fresh(tiny)
-    plain._prefixes["net"] = None  # no shared prefix: every prompt runs in full
-    plain._head = lambda *args: []  # and no shared A
-    np.testing.assert_allclose(cached.score(a=a, b=b), plain.score(a=a, b=b), atol=1e-4)
+    model = Model(cached.model)
+    monkeypatch.setattr(cached, "model", model)
+    scores = cached.score(a=a, b=b)
+    # No prompt ran in full: each continued the shared prefix's key/value cache.
+    prompts = [cached.prompt("net", a=x, b=y) for x, y in zip(a, b)]
+    full = {tuple(cached.tokenizer(p, add_special_tokens=False)["input_ids"]) for p in prompts}
+    pad = cached.tokenizer.pad_token_id
+    ran = {tuple(t for t in row if t != pad) for ids in model.inputs for row in ids.tolist()}
+    assert len(ran) > 1 and not ran & full
+    # Every prompt in full, one forward pass each: log p(yes) − log p(no) at its end.
+    plain = fresh(tiny).token_logprobs(prompts, tokens=cached.template("net").answers)
+    np.testing.assert_allclose(scores, plain[:, 0] - plain[:, 1], atol=1e-4)
 
 
 def test_pairs_sharing_their_a_equal_pairs_scored_alone(tiny):
@@ -93,24 +108,27 @@ def test_out_of_memory_halves_the_batch(tiny, monkeypatch):
     a, b = random_pairs(24, seed=7)
     expected = fresh(tiny).score(a=a, b=b)
     scorer = fresh(tiny, batch_size=16)
-    real = scorer._last_logits
+    scorer.score(a=a[:1], b=b[:1])  # the template's shared prefix made first (a batch of 1)
     sizes = []
 
-    def flaky(batch, ctx, rows):
-        sizes.append(len(batch))
-        if len(batch) > 4:  # fault injection: large batches "do not fit"
+    def flaky(input_ids):
+        sizes.append(len(input_ids))
+        if len(input_ids) > 4:  # fault injection: large batches "do not fit"
             raise RuntimeError("DefaultCPUAllocator: can't allocate memory")
-        return real(batch, ctx, rows)
 
-    monkeypatch.setattr(scorer, "_last_logits", flaky)
+    monkeypatch.setattr(scorer, "model", Model(scorer.model, flaky))
     np.testing.assert_allclose(scorer.score(a=a, b=b), expected, atol=1e-4)
     assert scorer.batch_size == 4 and sizes[:3] == [16, 8, 4]
 
 
 def test_other_errors_are_not_taken_for_out_of_memory(tiny, monkeypatch):
     scorer = fresh(tiny)
-    monkeypatch.setattr(scorer, "_last_logits",
-                        lambda *a: (_ for _ in ()).throw(RuntimeError("shape mismatch")))
+    scorer.score(a=["x y"], b=["y x"])  # the template's shared prefix made first
+
+    def broken(input_ids):
+        raise RuntimeError("shape mismatch")
+
+    monkeypatch.setattr(scorer, "model", Model(scorer.model, broken))
     with pytest.raises(RuntimeError, match="shape mismatch"):
         scorer.score(a=["x y"], b=["y x"])
 

@@ -3,7 +3,8 @@ one-process check wrote for the demo corpus (tests/expected/demo, written by it 
 went), the same files whatever the partition size, the chunk size, the engine (this
 process, a pool of processes, Ray) and the layout, with a worker killed mid-run; the plan
 keeps every edge a check can build inside one partition; the chunked loader reads what
-load_pairs reads; an unreachable cluster is a clear error."""
+load_pairs reads; an unreachable cluster is a clear error; a check that scores computes its
+scores in the partitions' tasks, on any engine."""
 
 from __future__ import annotations
 
@@ -41,9 +42,9 @@ from nile_align.pipeline.plan import plan_partitions
 from nile_align.pipeline.run import run_check
 from nile_align.pipeline.tasks import hashes, scan
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the checkout
 DEMO = ROOT / "corpora" / "demo.csv"
-EXPECTED = Path(__file__).resolve().parent / "expected" / "demo"
+EXPECTED = ROOT / "tests" / "expected" / "demo"
 FILES = ("alignments.jsonl", "flags.jsonl", "aligned.csv", "report.html")
 JUDGE = Judge(0.0, False, "test")
 PARA = Judge(0.0, False, "test", kind="nl-nl")
@@ -135,16 +136,41 @@ def test_the_pool_runs_every_task_when_its_workers_leave_after_their_share():
     assert ran == 5 * 2 * TASKS_PER_WORKER and most <= TASKS_PER_WORKER  # workers replaced
 
 
+def descendants(pid: int) -> set[int]:
+    """The processes ``pid`` started, and theirs (Linux /proc)."""
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            children = {int(c) for c in task.read_text().split()}
+        except OSError:  # a thread that has just ended
+            continue
+        for child in children - out:
+            out |= {child} | descendants(child)
+    return out
+
+
+def parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
 def test_a_worker_killed_mid_run_is_replaced_with_identical_outputs(tmp_path):
     corpus = neat_like(3000, tmp_path / "c.csv")
     checked(corpus, tmp_path / "one", LocalEngine(1))
+    me = os.getpid()
+    before = descendants(me)  # helpers of earlier pools (a forkserver, a resource tracker)
     pool = LocalEngine(2)
     killed: list[int] = []
 
     def kill_one_worker() -> None:
         deadline = time.monotonic() + 120
         while not killed and time.monotonic() < deadline:
-            workers = list(getattr(pool._pool, "_processes", None) or {})
+            # The pool's workers: processes started since, not by this process itself (a
+            # forkserver, or a resource tracker, it starts; the workers are the server's).
+            workers = sorted(p for p in descendants(me) - before if parent(p) not in (me, None))
             if workers:
                 time.sleep(0.5)  # mid-task
                 os.kill(workers[0], signal.SIGKILL)
@@ -233,15 +259,15 @@ def test_a_chunk_reads_only_what_no_earlier_chunk_read(tmp_path):
     assert_same_outputs(tmp_path / "one", tmp_path / "chunks")
 
 
-def test_judges_made_beside_the_scan_give_the_outputs_of_judges_made_before(tmp_path):
+def test_judges_made_beside_the_scan_give_the_outputs_of_judges_made_before(tmp_path,
+                                                                            review_corpus):
     """`nile-align check` makes its judges in a process of its own while the scan runs: a
     scan that did not know paraphrase scores count (a score function's all do) gets each
     sentence's n-gram bands after it, and the outputs are those of judges given at once; a
     failure to make them stops the check."""
-    from review_corpus import Table, corpus
-
     from nile_align.graph.translation import resolve_judges
 
+    Table, corpus = review_corpus.Table, review_corpus.corpus
     judge, para, signature = resolve_judges(Table(), "net")
     assert para.counts
     rules, execution = GraphRules(candidates=10), ExecutionOptions(chunk_rows=4)
@@ -337,6 +363,29 @@ def test_an_unreachable_cluster_is_a_clear_error_at_once():
     assert time.perf_counter() - started < 10
     with pytest.raises(UsageError, match="write HOST:PORT"):
         probe("headnode")
+
+
+def test_a_check_that_scores_scores_in_its_tasks_on_any_engine(tiny_dir, tmp_path,
+                                                               review_corpus):
+    """Scores are computed inside the partitions' tasks: in this process and in a pool of
+    processes (each worker loads the model once from the options a Scorer travels as), the
+    same outputs."""
+    from nile_align.judge.scoring import Scorer
+
+    scorer = Scorer(str(tiny_dir), cache=None)
+    judging, execution = JudgeOptions(threshold=27.29), ExecutionOptions(partition_rows=3)
+    one = run_check(review_corpus.corpus(), scorer, out=tmp_path / "one", judging=judging,
+                    engine=LocalEngine(1), execution=execution,
+                    output=OutputOptions(layout="files"))
+    assert one.summary["scored_pairs"]["align"] > 0 and one.summary["engine"]["partitions"] > 1
+    for name, engine in (("pool", LocalEngine(2)),):
+        try:
+            run_check(review_corpus.corpus(), scorer, out=tmp_path / name, judging=judging,
+                      engine=engine, execution=execution, output=OutputOptions(layout="files"))
+        finally:
+            engine.close()
+        for file in ("alignments.jsonl", "flags.jsonl"):
+            assert (tmp_path / name / file).read_text() == (tmp_path / "one" / file).read_text()
 
 
 # --- on Ray -----------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from review_corpus import BAD, checked
 
 from nile_align.review.page import make_server
 from nile_align.review.store import ReviewStore
@@ -45,13 +44,13 @@ def browser():
         b.close()
 
 
-def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch):
+def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch, review_corpus):
     shots = Path(os.environ.get("NILE_ALIGN_SCREENSHOTS") or tmp_path).resolve()
     # A relative folder, so that the page (and the README's picture) names it as a user
     # would see it, not as a temporary path.
     monkeypatch.chdir(tmp_path)
     out = Path("out") / "demo"
-    checked(out)
+    review_corpus.checked(out)
     server = make_server(out, port=0, reviewer="ana")
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
@@ -85,7 +84,7 @@ def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch):
         page.goto(base + "/queue?rule=invalid_nile")
         navigate(page, lambda: page.click("#next"))
         edit_url = page.url
-        page.select_option("#edit-old", BAD)
+        page.select_option("#edit-old", review_corpus.BAD)
         assert page.input_value("#edit-field") == "nile"
         page.fill("#edit-new", "for endpoint('hosts') set bandwidth('max', '4', 'mbs')")
         navigate(page, lambda: page.click("#save-edit"))
@@ -108,11 +107,11 @@ def test_accept_and_edit_persist_across_reload(browser, tmp_path, monkeypatch):
     assert edits == [{"field": "nile", "old": "for endpoint('labs') set bandwidth('max', '50', 'mbps')",
                       "new": "for endpoint('labs') set bandwidth('max', '5', 'mbps')",
                       "text": "The labs are capped at 5 Mbps"},
-                     {"field": "nile", "old": BAD,
+                     {"field": "nile", "old": review_corpus.BAD,
                       "new": "for endpoint('hosts') set bandwidth('max', '4', 'mbps')"}]
 
 
-def test_the_report_shows_the_translating_systems_chart(browser, tmp_path, monkeypatch):
+def test_the_report_shows_the_translating_systems_chart(browser, tmp_path, monkeypatch, root):
     """The report of a corpus with systems, in Chromium: the ranked table and its inline SVG
     chart render (``NILE_ALIGN_SCREENSHOTS=docs`` keeps the picture)."""
     shots = Path(os.environ.get("NILE_ALIGN_SCREENSHOTS") or tmp_path).resolve()
@@ -121,7 +120,7 @@ def test_the_report_shows_the_translating_systems_chart(browser, tmp_path, monke
     from nile_align.pipeline.options import JudgeOptions
     from nile_align.pipeline.run import run_check
 
-    demo = Path(__file__).resolve().parent.parent / "corpora" / "demo.csv"
+    demo = root / "corpora" / "demo.csv"
     # The facts decide, as with the embedded model; the score function is never counted.
     run_check(load_pairs(str(demo)), lambda a, b: [0.0] * len(a), out=tmp_path / "demo",
               judging=JudgeOptions(judge=Judge(0.0, counts=False, source="calibration")))
@@ -135,12 +134,10 @@ def test_the_report_shows_the_translating_systems_chart(browser, tmp_path, monke
     page.locator("#systems").screenshot(path=str(shots / "report-systems.png"))
 
 
-def test_a_queue_of_ten_thousand_flags_in_chromium(browser, tmp_path):
+def test_a_queue_of_ten_thousand_flags_in_chromium(browser, tmp_path, review_corpus):
     """The queue at NEAT scale: a page of it loads, filters by rule, system and intent, and
     the keyboard moves from flag to flag (its timings: benchmarks/bench_review.py)."""
-    from review_corpus import many_flags
-
-    many_flags(tmp_path / "big")
+    review_corpus.many_flags(tmp_path / "big")
     server = make_server(tmp_path / "big", port=0, reviewer="ana")
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"

@@ -103,10 +103,9 @@ def test_the_review_accepts_or_edits_a_suggested_intent_and_the_next_check_uses_
     assert result.summary["no_intent"]["sentences"] == 1
 
 
-def test_the_review_page_shows_the_suggested_intent_and_what_it_rests_on(tmp_path):
+def test_the_review_page_shows_the_suggested_intent_and_what_it_rests_on(tmp_path,
+                                                                         http_client):
     import threading
-
-    from test_review_web import Client
 
     from nile_align.review.page import make_server
 
@@ -114,7 +113,7 @@ def test_the_review_page_shows_the_suggested_intent_and_what_it_rests_on(tmp_pat
     server = make_server(tmp_path, port=0, reviewer="ana")
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        c = Client(server.server_address[1])
+        c = http_client(server.server_address[1])
         _, _, queue = c.get("/queue?rule=no_intent")
         flag = queue.split('href="/flag/', 2)[1].split('"')[0].split("?")[0]
         _, _, page = c.get(f"/flag/{flag}")

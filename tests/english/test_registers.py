@@ -6,7 +6,6 @@ written for these tests (the sets themselves are measured by benchmarks/register
 from __future__ import annotations
 
 import pytest
-from test_reading import facts as statement  # the whole statement: facts and words unread
 
 from nile_align import parse
 from nile_align.english.reading import read
@@ -62,7 +61,7 @@ SPOKEN = [
 
 
 @pytest.mark.parametrize("sentence,expected", SPOKEN)
-def test_numbers_letters_and_clocks_as_people_say_them(sentence, expected):
+def test_numbers_letters_and_clocks_as_people_say_them(sentence, expected, statement):
     assert statement(sentence) == expected
 
 
@@ -74,7 +73,7 @@ def test_a_number_rewritten_keeps_every_position():
     assert said[amount.span[0]:amount.span[1]].startswith("two thousand and fifty megabits")
 
 
-def test_a_number_that_counts_stays_a_word():
+def test_a_number_that_counts_stays_a_word(statement):
     """"all three are blocked" counts the list; it states no amount."""
     assert ("unread", "3") not in statement("FTP, SSH and telnet: all three are blocked")
 
@@ -148,13 +147,13 @@ FRAMED = [
 
 
 @pytest.mark.parametrize("sentence", FRAMED)
-def test_framing_is_no_fact(sentence):
+def test_framing_is_no_fact(sentence, statement):
     assert statement(sentence) == {("item", "block ftp"), ("polarity", "acl block"),
                                    ("target", "guests")}
     assert verdict("for endpoint('guests') block service('ftp')", sentence) == "aligned"
 
 
-def test_a_middlebox_that_names_the_work_is_none():
+def test_a_middlebox_that_names_the_work_is_none(statement):
     """"the firewall queue" is where the ticket goes, not a firewall put in place."""
     assert statement("One more for the firewall queue: block FTP for guests") == {
         ("item", "block ftp"), ("polarity", "acl block"), ("target", "guests")}
@@ -167,11 +166,11 @@ def test_a_middlebox_that_names_the_work_is_none():
      {("size", "5 GB download per day (lifted)"), ("polarity", "limit unset"),
       ("target", "guests")}),
 ])
-def test_formal_lifts(sentence, expected):
+def test_formal_lifts(sentence, expected, statement):
     assert statement(sentence) == expected
 
 
-def test_a_negation_in_a_clause_that_lifts_a_limit_blocks_nothing():
+def test_a_negation_in_a_clause_that_lifts_a_limit_blocks_nothing(statement):
     """"doesn't need the cap anymore" lifts the cap: FTP is not blocked."""
     assert statement("FTP doesn't need its 5 Mbps cap anymore") == {
         ("item", "? ftp"), ("rate", "5 Mbps max (lifted)"), ("polarity", "limit unset")}
@@ -207,11 +206,11 @@ def test_a_negation_in_a_clause_that_lifts_a_limit_blocks_nothing():
     ("Take the parental-control filter out of the guests' path.",
      {("item", "remove parental control"), ("polarity", "chain remove"), ("target", "guests")}),
 ])
-def test_verbs_units_and_numbers_of_the_registers(sentence, expected):
+def test_verbs_units_and_numbers_of_the_registers(sentence, expected, statement):
     assert statement(sentence) == expected
 
 
-def test_the_people_who_run_a_place_are_no_target():
+def test_the_people_who_run_a_place_are_no_target(statement):
     assert ("target", "network") not in statement("Note for the networking team: block ftp")
 
 
@@ -234,7 +233,7 @@ def test_the_sentence_that_names_the_items_says_the_policy():
     ("block ftp (labs as source, dorms as destination)",
      {("target", "from labs"), ("target", "to dorms")}),
 ])
-def test_path_ends_of_the_registers(sentence, ends):
+def test_path_ends_of_the_registers(sentence, ends, statement):
     assert ends <= statement(sentence)
     assert {f for f in statement(sentence) if f[0] == "target"} == ends
 
@@ -357,7 +356,7 @@ def test_a_value_of_the_intent_the_vocabulary_lacks_is_no_doubt():
 EVENINGS = "for group('staff') allow service('ssh') start hour('18:00') end hour('22:00')"
 
 
-def test_days_beside_a_window_doubt_a_restriction_the_intent_lacks():
+def test_days_beside_a_window_doubt_a_restriction_the_intent_lacks(statement):
     # A Nile window holds on every day it spans: "weekends only" may narrow it.
     said = "staff may use ssh from 6pm to 10pm, weekends only"
     assert statement(said) == {("item", "allow ssh"), ("polarity", "acl allow"),
@@ -378,7 +377,7 @@ def test_a_named_period_where_no_verb_reaches_is_doubt_not_an_added_window():
     assert verdict(nile, "cap staff at 5 Mbps during exam week") == "not_aligned"
 
 
-def test_a_request_that_names_no_item_asks_for_what_was_reported():
+def test_a_request_that_names_no_item_asks_for_what_was_reported(statement):
     nile = "for group('guests') allow service('ssh'), protocol('ftp')"
     said = "guests can't get ssh or ftp, pls allow both"
     assert statement(said) == {("item", "allow ssh"), ("item", "allow ftp"),
@@ -394,10 +393,10 @@ def test_a_verb_after_an_article_is_no_verb():
     assert read("ssh opens for guests at 5pm").cues("allow")
 
 
-def test_a_limit_taken_out_by_a_pronoun_is_lifted():
+def test_a_limit_taken_out_by_a_pronoun_is_lifted(statement):
     assert ("polarity", "limit unset") in statement(
         "the guests not need more the limit of 5 Mbps, you can take it out")
 
 
-def test_a_number_said_digit_by_digit_is_one_number():
+def test_a_number_said_digit_by_digit_is_one_number(statement):
     assert ("rate", "9271 kbps max") in statement("cap guests at nine two seven one k b p s")

@@ -7,7 +7,6 @@ import io
 import json
 
 import pytest
-from review_corpus import BAD, H1, I1, I2, I5, L1, M1, M2, M3, N1, N2, N3, P1, V1, V2, checked
 
 from nile_align.errors import CorpusError, UsageError
 from nile_align.graph.translation import intent_id, sentence_id
@@ -17,8 +16,8 @@ from nile_align.review.store import NileEditError, ReviewStore, load_decisions
 
 
 @pytest.fixture
-def out(tmp_path):
-    checked(tmp_path / "out")
+def out(tmp_path, review_corpus):
+    review_corpus.checked(tmp_path / "out")
     return tmp_path / "out"
 
 
@@ -87,48 +86,53 @@ def test_decisions_are_appended_undone_and_conflicts_reported(out):
             store.decide(fid, "maybe", reviewer="ana")
 
 
-def test_effects_of_each_rule(out):
+def test_effects_of_each_rule(out, review_corpus):
     with ReviewStore(out) as store:
         f = by_rule(store)
         store.decide(f["gold_disagreement"]["flag_id"], "accept", reviewer="a")
         store.decide(f["cond6"]["flag_id"], "reject", reviewer="a")
         with pytest.raises(UsageError, match="target"):
             store.decide(f["cond5"]["flag_id"], "reject", reviewer="a")
-        store.decide(f["cond5"]["flag_id"], "reject", reviewer="a", answer={"target": N2})
+        store.decide(f["cond5"]["flag_id"], "reject", reviewer="a",
+                     answer={"target": review_corpus.N2})
         store.decide(f["conflict"]["flag_id"], "accept", reviewer="a")
         store.decide(f["uncertain"]["flag_id"], "reject", reviewer="a")
         d = store.decisions()
-    assert {(r["text"], r["decision"]) for r in d.align} == {(L1, True), (V2, False),
-                                                             (N2, False), (M3, False)}
+    c = review_corpus
+    assert {(r["text"], r["decision"]) for r in d.align} == {(c.L1, True), (c.V2, False),
+                                                             (c.N2, False), (c.M3, False)}
     assert {(r["a"], r["b"], r["decision"]) for r in d.para} == {
-        (V1, V2, False), (N2, N1, False), (M1, M2, True)}
+        (c.V1, c.V2, False), (c.N2, c.N1, False), (c.M1, c.M2, True)}
     assert len(d.decided) == 5 and d.edits == []
 
 
-def test_nile_edit_is_validated_before_it_is_saved(out):
+def test_nile_edit_is_validated_before_it_is_saved(out, review_corpus):
     with ReviewStore(out) as store:
         fid = by_rule(store)["invalid_nile"]["flag_id"]
         with pytest.raises(NileEditError) as e:
             store.decide(fid, "edit", reviewer="a",
-                         answer={"field": "nile", "old": BAD, "new": "for endpoint('hosts' set"})
+                         answer={"field": "nile", "old": review_corpus.BAD,
+                                 "new": "for endpoint('hosts' set"})
         assert "^" in str(e.value) and "edit:1:" in str(e.value)
         assert store.current(fid) is None
-        fixed = BAD.replace("4.5", "4")
-        store.decide(fid, "edit", reviewer="a", answer={"field": "nile", "old": BAD, "new": fixed})
-        assert store.decisions().edits == [{"field": "nile", "old": BAD, "new": fixed}]
+        bad = review_corpus.BAD
+        fixed = bad.replace("4.5", "4")
+        store.decide(fid, "edit", reviewer="a", answer={"field": "nile", "old": bad, "new": fixed})
+        assert store.decisions().edits == [{"field": "nile", "old": bad, "new": fixed}]
 
 
-def test_round_trip_check_review_check(out, tmp_path):
+def test_round_trip_check_review_check(out, tmp_path, review_corpus):
     with ReviewStore(out) as store:
         f = by_rule(store)
         store.decide(f["cond6"]["flag_id"], "accept", reviewer="ana")      # V2 is right
         store.decide(f["conflict"]["flag_id"], "accept", reviewer="ana")   # stays, decided
         store.decide(f["cond5"]["flag_id"], "skip", reviewer="ana")        # still open
         store.decide(f["invalid_nile"]["flag_id"], "edit", reviewer="ana",
-                     answer={"field": "nile", "old": BAD, "new": BAD.replace("4.5", "4")})
+                     answer={"field": "nile", "old": review_corpus.BAD,
+                             "new": review_corpus.BAD.replace("4.5", "4")})
         store.decide(f["gold_disagreement"]["flag_id"], "accept", reviewer="ana")
         store.decide(f["uncertain"]["flag_id"], "reject", reviewer="ana")  # M3 is wrong
-    again = checked(tmp_path / "again", load_decisions(out / "review.sqlite"))
+    again = review_corpus.checked(tmp_path / "again", load_decisions(out / "review.sqlite"))
     status = {x.flag_id: x.status for x in again.flags}
     ids = {rule: x["flag_id"] for rule, x in f.items()}
     assert ids["cond6"] not in status and ids["invalid_nile"] not in status  # resolved
@@ -139,14 +143,15 @@ def test_round_trip_check_review_check(out, tmp_path):
     # gives M3 the intent of its other paraphrase M2 (I3), a new conflict with M1. Open.
     new = [x for x in again.flags if x.flag_id not in ids.values()]
     assert [(x.rule, x.status, [s["text"] for s in x.sentences]) for x in new] == [
-        ("cond6", "open", [M1, M3]), ("conflict", "open", [M1, M3])]
+        ("cond6", "open", [review_corpus.M1, review_corpus.M3]),
+        ("conflict", "open", [review_corpus.M1, review_corpus.M3])]
     g = again.graph
     i = [n for n, k in g.nodes(data="kind") if k == "intent" and "youtube" in n][0]
-    assert (g.edges[i, sentence_id(V2)]["source"], g.edges[i, sentence_id(V2)]["decision"]) \
-        == ("reviewed", True)
+    v2 = sentence_id(review_corpus.V2)
+    assert (g.edges[i, v2]["source"], g.edges[i, v2]["decision"]) == ("reviewed", True)
     # The edited Nile validates now: its pair was scored, no longer an invalid row.
-    fixed = intent_id(parse(BAD.replace("4.5", "4")).key())
-    assert g.has_edge(fixed, sentence_id(H1)) and g.graph["invalid"] == []
+    fixed = intent_id(parse(review_corpus.BAD.replace("4.5", "4")).key())
+    assert g.has_edge(fixed, sentence_id(review_corpus.H1)) and g.graph["invalid"] == []
     # The re-check's flags join the same store without losing decisions.
     with ReviewStore(out) as store:
         lines = (tmp_path / "again" / "flags.jsonl").read_text().splitlines()
@@ -154,28 +159,28 @@ def test_round_trip_check_review_check(out, tmp_path):
         assert store.counts()["decided"] == 5  # the skip is not a decision
 
 
-def test_decided_flag_comes_back_when_its_evidence_changes(out, tmp_path, monkeypatch):
-    import review_corpus
-
+def test_decided_flag_comes_back_when_its_evidence_changes(out, tmp_path, monkeypatch,
+                                                           review_corpus):
     with ReviewStore(out) as store:
         store.decide(by_rule(store)["conflict"]["flag_id"], "accept", reviewer="ana")
-    monkeypatch.setitem(review_corpus.SCORES, (M1, M2), 3.0)
-    again = checked(tmp_path / "again", load_decisions(out))
+    monkeypatch.setitem(review_corpus.SCORES, (review_corpus.M1, review_corpus.M2), 3.0)
+    again = review_corpus.checked(tmp_path / "again", load_decisions(out))
     assert {x.rule: x.status for x in again.flags}["conflict"] == "open"
 
 
-def test_decisions_table_still_works(tmp_path, out):
+def test_decisions_table_still_works(tmp_path, out, review_corpus):
     table = tmp_path / "d.csv"
-    table.write_text(f'nile,text,decision\n"{I1}",{N3},accept\n')
+    table.write_text(f'nile,text,decision\n"{review_corpus.I1}",{review_corpus.N3},accept\n')
     d = load_decisions(table)
     assert d.align[0]["decision"] is True and d.decided == {}
     # The reviewed alignment counts; (6) would carry it to its paraphrase P1, but never
     # against the facts: P1 allows what the intent blocks.
-    g = checked(tmp_path / "again", d).graph
-    i = intent_id(parse(I1).key())
-    assert g.edges[i, sentence_id(N3)]["source"] == "reviewed"
-    assert g.edges[sentence_id(N3), sentence_id(P1)]["verdict"] == "paraphrase"
-    assert not g.has_edge(i, sentence_id(P1))
+    g = review_corpus.checked(tmp_path / "again", d).graph
+    i = intent_id(parse(review_corpus.I1).key())
+    n3, p1 = sentence_id(review_corpus.N3), sentence_id(review_corpus.P1)
+    assert g.edges[i, n3]["source"] == "reviewed"
+    assert g.edges[n3, p1]["verdict"] == "paraphrase"
+    assert not g.has_edge(i, p1)
     table.write_text("nile,text\n")
     with pytest.raises(UsageError, match="decision"):
         load_decisions(table)
@@ -200,7 +205,7 @@ def test_export_jsonl_and_csv(out, tmp_path):
     assert frame["note"][0] == 'ok, a "quoted" note'
 
 
-def test_label_studio_tasks_and_import(out, tmp_path):
+def test_label_studio_tasks_and_import(out, tmp_path, review_corpus):
     with ReviewStore(out) as store:
         ts = tasks(store)
         assert len(ts) == 7
@@ -217,7 +222,7 @@ def test_label_studio_tasks_and_import(out, tmp_path):
                                  "result": [{"from_name": "decision", "type": "choices",
                                              "value": {"choices": ["Reject"]}},
                                             {"from_name": "wrong_translation", "type": "textarea",
-                                             "value": {"text": [N2]}}]}]
+                                             "value": {"text": [review_corpus.N2]}}]}]
         cond6["annotations"] = [{"completed_by": 7, "result": [
             {"from_name": "decision", "type": "choices", "value": {"choices": ["Accept"]}}]}]
         path = tmp_path / "export.json"
@@ -226,7 +231,7 @@ def test_label_studio_tasks_and_import(out, tmp_path):
         d5 = store.current(cond5["data"]["flag_id"])
         assert (d5["status"], d5["reviewer"], d5["decided_at"]) == (
             "rejected", "ana@example.org", "2026-11-20T10:00:00Z")
-        assert d5["answer"]["target"] == N2
+        assert d5["answer"]["target"] == review_corpus.N2
         assert store.current(cond6["data"]["flag_id"])["reviewer"] == "label-studio user 7"
         cond6["annotations"][0]["result"] = []
         path.write_text(json.dumps(ts))
@@ -264,7 +269,7 @@ def test_tty_mode_stops_at_the_end_of_its_input_keeping_what_was_decided(out, mo
     assert "end of input: stopped" in screen.getvalue()
 
 
-def test_tty_mode_shows_an_uncertain_flag_with_its_reasons(out, monkeypatch):
+def test_tty_mode_shows_an_uncertain_flag_with_its_reasons(out, monkeypatch, review_corpus):
     screen = io.StringIO()
     with ReviewStore(out) as store:
         fid = by_rule(store)["uncertain"]["flag_id"]
@@ -272,11 +277,11 @@ def test_tty_mode_shows_an_uncertain_flag_with_its_reasons(out, monkeypatch):
         assert tty(store, monkeypatch, "a\nfacts are right\nq\n", screen) == 1
         decided = store.current(fid)
         assert decided["answer"]["effects"] == [
-            {"type": "align", "nile": I2, "text": M3, "decision": True}]
+            {"type": "align", "nile": review_corpus.I2, "text": review_corpus.M3, "decision": True}]
     text = screen.getvalue()
     assert "uncertain" in text and "the judge cannot decide" in text
     assert "every required fact matched, but the model says no" in text
-    assert M3 in text
+    assert review_corpus.M3 in text
 
 
 def test_tty_mode_accepts_a_suggested_repair_with_f(out, monkeypatch):
@@ -292,7 +297,7 @@ def test_tty_mode_accepts_a_suggested_repair_with_f(out, monkeypatch):
     assert "suggested repair (f)" in text and "50 mbps → 5 mbps" in text and "[f]ix" in text
 
 
-def test_review_cli_export_and_labelstudio(out, tmp_path, capsys):
+def test_review_cli_export_and_labelstudio(out, tmp_path, capsys, review_corpus):
     from nile_align.cli import main
 
     assert main(["review", str(out), "--labelstudio-export", str(tmp_path / "t.json")]) == 0
@@ -304,7 +309,7 @@ def test_review_cli_export_and_labelstudio(out, tmp_path, capsys):
     # After a re-check, --store goes on with the first store: the new flags join it.
     with ReviewStore(out) as store:
         store.decide(by_rule(store)["uncertain"]["flag_id"], "reject", reviewer="ana")
-    checked(tmp_path / "again", load_decisions(out))
+    review_corpus.checked(tmp_path / "again", load_decisions(out))
     assert main(["review", str(tmp_path / "again"), "--store", str(out / "review.sqlite"),
                  "--export", str(tmp_path / "d.jsonl")]) == 0
     with ReviewStore(out) as store:
@@ -312,28 +317,30 @@ def test_review_cli_export_and_labelstudio(out, tmp_path, capsys):
     assert not (tmp_path / "again" / "review.sqlite").exists()
 
 
-def test_a_repair_suggestion_is_accepted_as_an_edit_of_its_sentence_only(out, tmp_path):
+def test_a_repair_suggestion_is_accepted_as_an_edit_of_its_sentence_only(out, tmp_path,
+                                                                          review_corpus):
     from nile_align.review.store import suggestion_diff, suggestion_edit
 
     with ReviewStore(out) as store:
         flag = by_rule(store)["gold_disagreement"]
         # L1 says 5 Mbps: the intent it implies caps the labs at 5 Mbps.
         assert flag["suggested_nile"] == "for endpoint('labs') set bandwidth('max', '5', 'mbps')"
-        assert flag["suggested_for"] == L1
+        assert flag["suggested_for"] == review_corpus.L1
         assert [str(d) for d in suggestion_diff(flag)] == ["bandwidth max: 50 mbps → 5 mbps"]
         store.decide(flag["flag_id"], "edit", reviewer="ana", answer=suggestion_edit(flag))
         assert by_rule(store)["cond6"]["suggested_nile"] is None
         with pytest.raises(UsageError, match="no repair suggestion"):
             suggestion_edit(by_rule(store)["cond6"])
-    again = checked(tmp_path / "again", load_decisions(out / "review.sqlite"))
+    again = review_corpus.checked(tmp_path / "again", load_decisions(out / "review.sqlite"))
     pairs = {(e["rows"][0]["nile"], again.graph.nodes[s]["text"]): e
              for i, s, e in _align(again.graph) if e["rows"]}
     # Only L1's row was edited, and its facts now agree (the table's score for the new pair
     # is -1, so the judge asks: uncertain); the other intents keep theirs.
-    repaired = pairs[("for endpoint('labs') set bandwidth('max', '5', 'mbps')", L1)]
+    repaired = pairs[("for endpoint('labs') set bandwidth('max', '5', 'mbps')", review_corpus.L1)]
     assert repaired["facts"] == [] and repaired["verdict"] == "uncertain"
-    assert pairs[(I1, N1)]["verdict"] == pairs[(I1, N2)]["verdict"] == "aligned"
-    assert (I5, L1) not in pairs
+    c = review_corpus
+    assert pairs[(c.I1, c.N1)]["verdict"] == pairs[(c.I1, c.N2)]["verdict"] == "aligned"
+    assert (c.I5, c.L1) not in pairs
 
 
 def _align(g):
@@ -342,7 +349,7 @@ def _align(g):
     return align_edges(g)
 
 
-def test_tty_mode_accepts_a_suggested_intent_or_writes_one(out, monkeypatch):
+def test_tty_mode_accepts_a_suggested_intent_or_writes_one(out, monkeypatch, review_corpus):
     """A sentence without an intent: its suggestion shown, f accepts it as a reviewed
     alignment; e writes an intent (validated first)."""
     screen = io.StringIO()
@@ -351,12 +358,13 @@ def test_tty_mode_accepts_a_suggested_intent_or_writes_one(out, monkeypatch):
         skip_to(store, flag["flag_id"])
         assert tty(store, monkeypatch, "f\n\nq\n", screen) == 1
         assert store.current(flag["flag_id"])["answer"]["effects"] == [
-            {"type": "align", "nile": flag["suggested_nile"], "text": P1, "decision": True}]
+            {"type": "align", "nile": flag["suggested_nile"], "text": review_corpus.P1,
+             "decision": True}]
         store.undo(reviewer="ops")
         mine = "for group('guests') allow service('file transfer')"
         assert tty(store, monkeypatch, f"e\n{mine[:-1]}\n\ne\n{mine}\n\nq\n", screen) == 1
         assert store.current(flag["flag_id"])["answer"]["effects"] == [
-            {"type": "align", "nile": mine, "text": P1, "decision": True}]
+            {"type": "align", "nile": mine, "text": review_corpus.P1, "decision": True}]
     text = screen.getvalue()
     assert "suggested intent (f)" in text and flag["suggested_nile"].split(" ")[0] in text
     assert "not saved: the new Nile does not validate" in text

@@ -3,6 +3,9 @@
 Real transformers classes (LlamaForCausalLM, a byte-level BPE PreTrainedTokenizerFast with
 a ChatML chat template), saved to a folder so that it loads through the same path as any
 local model: unit tests exercise the real scoring code without downloading anything.
+
+Loaded by ``tests/conftest.py`` only; tests take the ``build_tiny_model``, ``tiny_dir`` and
+``tiny_corpus`` fixtures.
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ import os
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -21,15 +20,11 @@ from nile_align.nile.grammar import parse
 from nile_align.nile.synth import random_intent
 from nile_align.nile.validate import validate
 
-from tiny_model import build_tiny_model
-
-ROOT = Path(__file__).resolve().parent.parent
-EVAL = ROOT / "corpora" / "eval-nl-nile.csv"
-
 
 @pytest.fixture(scope="module")
-def eval_keys() -> set[str]:
-    return {parse(n).key() for n in pd.read_csv(EVAL)["nile"].unique()}
+def eval_keys(root) -> set[str]:
+    evaluation = root / "corpora" / "eval-nl-nile.csv"
+    return {parse(n).key() for n in pd.read_csv(evaluation)["nile"].unique()}
 
 
 def test_generator_is_deterministic_and_keeps_evaluation_intents_out(neat_rows, eval_keys):
@@ -110,7 +105,7 @@ def test_perturbations_change_the_intent_and_realisations_state_numbers():
             "from/to", "window added"} <= kinds
 
 
-def test_tiny_model_training_lowers_the_loss_and_resumes(tmp_path):
+def test_tiny_model_training_lowers_the_loss_and_resumes(tmp_path, build_tiny_model):
     from nile_align.judge.finetune import train_judge
 
     tiny = build_tiny_model(tmp_path / "tiny")

@@ -13,18 +13,10 @@ import pytest
 
 from nile_align.cli import main
 
-from tiny_model import build_tiny_model
-
-ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = str(Path(sys.executable).with_name("nile-align"))
 OUTPUTS = [".nile-align-outputs.json", "aligned.csv", "alignments.jsonl", "flags.jsonl",
            "graph.graphml", "graph.json",
            "report.html", "summary.json"]
-
-
-@pytest.fixture(scope="module")
-def tiny_dir(tmp_path_factory) -> Path:
-    return build_tiny_model(tmp_path_factory.mktemp("tiny"))
 
 
 @pytest.fixture
@@ -111,16 +103,16 @@ def test_help_teaches(command):
 
 
 @pytest.mark.model
-def test_run_on_the_demo_corpus_with_the_default_model(tmp_path):
+def test_run_on_the_demo_corpus_with_the_default_model(tmp_path, root):
     out = tmp_path / "demo"
     # As `make run` does: the Net-PLUIE scores computed and shown, though not counted.
-    result = subprocess.run([SCRIPT, "run", str(ROOT / "corpora" / "demo.csv"), "--out",
+    result = subprocess.run([SCRIPT, "run", str(root / "corpora" / "demo.csv"), "--out",
                              str(out), "--scores", "align", "-q"], capture_output=True,
                             text=True, timeout=1800)
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in out.iterdir()) == OUTPUTS
     rows = [json.loads(x) for x in (out / "alignments.jsonl").read_text().splitlines()]
-    demo = pd.read_csv(ROOT / "corpora" / "demo.csv")
+    demo = pd.read_csv(root / "corpora" / "demo.csv")
     summary = json.loads((out / "summary.json").read_text())
     # Every row is an alignment (its own, or one (6) gave it) or a sentence left with none.
     pairs = summary["pairs"]
@@ -198,7 +190,7 @@ def test_judges_that_count_no_score_load_no_weights(tiny_dir, small_corpus, tmp_
     from transformers import AutoModelForCausalLM
 
     from nile_align.cli import build_parser
-    from nile_align.cli.check import _judges
+    from nile_align.cli.check import judges_of
     from nile_align.judge.scoring import Scorer
 
     calibrations = tmp_path / "calibrations.json"
@@ -213,10 +205,10 @@ def test_judges_that_count_no_score_load_no_weights(tiny_dir, small_corpus, tmp_
         "check", str(small_corpus), "--text", "llama", "--model", str(tiny_dir), "--no-cache",
         "--calibration", str(calibrations), "--out", str(tmp_path / "out")])
     log = logging.getLogger("nile_align")
-    monkeypatch.setattr(log, "handlers", list(log.handlers))  # _judges keeps what is logged
+    monkeypatch.setattr(log, "handlers", list(log.handlers))  # judges_of keeps what is logged
     level = log.level
     try:
-        judge, para_judge, signature, options, said = _judges(args)
+        judge, para_judge, signature, options, said = judges_of(args)
     finally:
         log.setLevel(level)
     assert not judge.counts and not para_judge.counts
@@ -269,7 +261,7 @@ def test_ctrl_c_stops_a_large_check_without_a_traceback_or_half_written_outputs(
     assert not out.exists() or not any(out.iterdir())
 
 
-def test_an_interrupted_write_keeps_the_previous_outputs_whole(tmp_path, monkeypatch):
+def test_an_interrupted_write_keeps_the_previous_outputs_whole(tmp_path, monkeypatch, root):
     """Every output file is written under a temporary name and renamed when complete: a
     write stopped half-way leaves the previous run's file as it was, and no temporary file."""
     from nile_align.corpus import load_pairs
@@ -278,19 +270,23 @@ def test_an_interrupted_write_keeps_the_previous_outputs_whole(tmp_path, monkeyp
     from nile_align.pipeline.options import JudgeOptions
     from nile_align.pipeline.run import run_check
 
-    demo = load_pairs(str(ROOT / "corpora" / "demo.csv"))
+    demo = load_pairs(str(root / "corpora" / "demo.csv"))
     judge = Judge(0.0, counts=False, source="calibration")
     run_check(demo, lambda a, b: [0.0] * len(a), out=tmp_path, judging=JudgeOptions(judge=judge))
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    merged = driver._merged
+    write_streams = driver.write_streams
 
-    def stopped(spool, kind, parts):  # the partitions' lines, merged: stopped half-way
-        for n, line in enumerate(merged(spool, kind, parts)):
+    def stopped(lines):  # the partitions' lines, merged: stopped half-way
+        for n, line in enumerate(lines):
             if n == 10:
                 raise KeyboardInterrupt
             yield line
 
-    monkeypatch.setattr(driver, "_merged", stopped)
+    def write_stopped(out, summary, *, alignments, flags, aligned, **rest):
+        return write_streams(out, summary, alignments=stopped(alignments), flags=stopped(flags),
+                             aligned=stopped(aligned), **rest)
+
+    monkeypatch.setattr(driver, "write_streams", write_stopped)
     with pytest.raises(KeyboardInterrupt):
         run_check(demo, lambda a, b: [0.0] * len(a), out=tmp_path,
                   judging=JudgeOptions(judge=judge))

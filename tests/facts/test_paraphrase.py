@@ -162,9 +162,7 @@ def test_paraphrase_without_a_model_loads_none(tmp_path):
     assert json.loads(done.stdout)["verdict"] == "paraphrase"
 
 
-def test_paraphrase_with_a_model_that_counts_adds_its_scores(tmp_path, capsys):
-    from tiny_model import build_tiny_model
-
+def test_paraphrase_with_a_model_that_counts_adds_its_scores(tmp_path, capsys, build_tiny_model):
     tiny = build_tiny_model(tmp_path / "tiny")
     path = tmp_path / "pairs.csv"
     pd.DataFrame({"a": [SAME[0]], "b": [SAME[1]]}).to_csv(path, index=False)

@@ -15,19 +15,17 @@ from hypothesis import strategies as st
 
 from nile_align.english import data as english_module
 from nile_align.english.data import english, load_english
-from nile_align.english.matching import Patterns, _needed
+from nile_align.english.matching import Patterns, needed_words
 from nile_align.english.reading import read
 from nile_align.resources import read_text
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "data" / "neat-rein-dev.tsv"
 
-
-def sentences() -> list[str]:
+def sentences(root: Path) -> list[str]:
     """The English of the demo corpus, of every register set and of the NEAT sample."""
     out: set[str] = set()
-    files = [*ROOT.glob("corpora/**/*.tsv"), *ROOT.glob("corpora/**/*.csv")]
-    files += [SHARED] if SHARED.exists() else []
+    shared = root.parent / "shared" / "data" / "neat-rein-dev.tsv"
+    files = [*root.glob("corpora/**/*.tsv"), *root.glob("corpora/**/*.csv")]
+    files += [shared] if shared.exists() else []
     for path in files:
         with open(path, newline="", encoding="utf-8") as f:
             for row in csv.DictReader(f, delimiter="\t" if path.suffix == ".tsv" else ","):
@@ -52,8 +50,8 @@ def found(pattern, text: str) -> list:
 
 
 @pytest.fixture(scope="module")
-def corpus_sentences() -> list[str]:
-    return sentences()
+def corpus_sentences(root) -> list[str]:
+    return sentences(root)
 
 
 def test_every_pattern_finds_what_the_engine_finds_in_every_sentence_here(corpus_sentences):
@@ -90,7 +88,7 @@ def test_screened_folded_patterns_match_as_written_on_any_string(parts):
 
 def test_a_pattern_needs_the_words_of_its_literals_and_of_each_branch():
     def needed(pattern: str) -> set[str] | None:
-        return _needed(re._parser.parse(pattern))  # type: ignore[attr-defined]
+        return needed_words(pattern)
 
     assert needed(r"\bunblock\w*") == {"unblock"}
     assert needed(r"(?:per|a) (?:Hour|hr)\b") == {"hour", "hr"}
@@ -105,7 +103,7 @@ def test_a_pattern_needs_the_words_of_its_literals_and_of_each_branch():
 
 def test_a_screen_looks_for_rarer_words_than_the_common_ones():
     def needed(pattern: str, common: frozenset[str]) -> set[str] | None:
-        return _needed(re._parser.parse(pattern), common)  # type: ignore[attr-defined]
+        return needed_words(pattern, common)
 
     pattern = r"(?:call|mail)s?\s+from\s+\w+"
     # one word is fewer than two of the same length, yet "from" is in most sentences

@@ -12,14 +12,6 @@ from nile_align.english import reading
 from nile_align.english.reading import read
 from nile_align.english.statement import StatedAmount, Statement
 
-
-def facts(sentence: str) -> set[tuple[str, str]]:
-    """The whole statement of a sentence: every fact, and every word left unread."""
-    statement = read(sentence).statement
-    return {(kind, value) for kind, value, _ in statement.facts()} | {
-        ("unread", u.text) for u in statement.unread}
-
-
 CASES = [
     # Each sentence with the whole statement it yields: a subset check would let an extra,
     # wrong fact pass. Amounts with bound, way and period; polarity clause by clause;
@@ -112,8 +104,8 @@ CASES = [
 
 
 @pytest.mark.parametrize("sentence,expected", CASES)
-def test_statement(sentence, expected):
-    assert facts(sentence) == expected
+def test_statement(sentence, expected, statement):
+    assert statement(sentence) == expected
 
 
 NOT = [
@@ -127,8 +119,8 @@ NOT = [
 
 
 @pytest.mark.parametrize("sentence,absent", NOT)
-def test_not_read(sentence, absent):
-    assert absent not in facts(sentence)
+def test_not_read(sentence, absent, statement):
+    assert absent not in statement(sentence)
 
 
 def test_what_the_rules_cannot_read_is_said():
