@@ -119,6 +119,8 @@ class Vocabulary:
         #: A deployment's conventions ([conventions]): ``no_target``, the target a request
         #: that names none is for (Lumi writes "endpoint('network')").
         self.conventions: dict[str, str] = dict(data.get("conventions", {}))
+        #: Values that generated and perturbed intents draw from ([samples]), in draw order.
+        self.samples: dict[str, list] = dict(data.get("samples", {}))
         kinds = data.get("kinds", {})
         self.kinds = {**{v.casefold(): "group" for v in kinds.get("groups", [])},
                       **{v.casefold(): "endpoint" for v in kinds.get("endpoints", [])}}
@@ -340,7 +342,8 @@ def load(text: str) -> Vocabulary:
 #: (items added), or a table of settings (replaced).
 TABLES = {**{c: "names" for c in CATEGORIES}, "related": "names", "kinds": "lists",
           "implicit": "lists", "generic": "lists", "individual": "lists",
-          "equivalent": "lists", "words": "words", "conventions": "settings"}
+          "equivalent": "lists", "words": "words", "conventions": "settings",
+          "samples": "lists"}
 
 
 def overlay(base: dict, extra: dict, source: str = "<overlay>") -> dict:

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from ..english.lexicon import Lexicon, shipped
+from ..english.vocabulary import Vocabulary
 from ..nile.intent import Bandwidth, Function, Intent, Operation, Path, Quota, Schedule, Time
 
 __all__ = ["KINDS", "Perturbation", "labelled_pairs", "perturbations", "seeded"]
@@ -32,13 +34,6 @@ _FAMILY = {"allow": "allow/block", "block": "allow/block", "add": "add/remove",
            "remove": "add/remove", "set": "set/unset", "unset": "set/unset"}
 _RATES = ("bps", "kbps", "mbps", "gbps")
 _PERIODS = ("d", "wk", "mth")
-_TARGETS = ("guests", "students", "staff", "servers", "labs", "dorms", "wireless", "library",
-            "faculty", "host")
-_ITEMS = {"acl": [("service", "netflix"), ("protocol", "telnet"), ("service", "Everquest"),
-                  ("traffic", "gaming"), ("protocol", "quic"), ("service", "youtube"),
-                  ("protocol", "snmp"), ("service", "vimeo")],
-          "chain": [("middlebox", "firewall"), ("middlebox", "load balancer"),
-                    ("middlebox", "parental control"), ("middlebox", "ips")]}
 
 
 @dataclass(frozen=True)
@@ -57,17 +52,20 @@ def seeded(*parts: object) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def perturbations(intent: Intent, sentence: str = "", *, seed: int = 0) -> list[Perturbation]:
+def perturbations(intent: Intent, sentence: str = "", *, seed: int = 0,
+                  lexicon: Lexicon | None = None) -> list[Perturbation]:
     """One perturbation of each kind that applies to ``intent``. ``sentence`` (its English)
     keeps added items and changed targets to names the sentence does not use, so that the
-    wrong intent is wrong for that sentence."""
+    wrong intent is wrong for that sentence; the names come from ``lexicon``'s vocabulary
+    (default the shipped one), its [samples]."""
     from ..nile.intent import diff
     from ..nile.validate import validate
 
     rng = seeded(intent.key(), sentence, seed)
     said = sentence.casefold()
     out = []
-    for kind, wrong in _candidates(intent, said, rng):
+    vocab = (lexicon or shipped()).vocabulary
+    for kind, wrong in _candidates(intent, said, rng, vocab):
         if wrong.key() == intent.key() or not validate(wrong.canonical()).valid:
             continue
         change = "; ".join(str(d) for d in diff(intent, wrong))
@@ -79,10 +77,8 @@ def _alike(a, b, vocab) -> bool:
     return isinstance(a, Function) and isinstance(b, Function) and vocab.same(a.value, b.value)
 
 
-def _candidates(intent: Intent, said: str, rng: random.Random) -> Iterator[tuple[str, Intent]]:
-    from ..english.vocabulary import vocabulary
-
-    vocab = vocabulary()
+def _candidates(intent: Intent, said: str, rng: random.Random, vocab: Vocabulary
+                ) -> Iterator[tuple[str, Intent]]:
     ops = list(intent.operations)
 
     def with_item(n: int, m: int, new) -> Intent:
@@ -146,21 +142,18 @@ def _candidates(intent: Intent, said: str, rng: random.Random) -> Iterator[tuple
                                                   if k != drop))
         yield "dropped item", intent.replace(operations=tuple(changed))
     if ops:
-        yield from _added(intent, ops, said, rng)
-    yield from _target(intent, said, rng)
+        yield from _added(intent, ops, said, rng, vocab)
+    yield from _target(intent, said, rng, vocab)
     yield from _windows(intent, rng)
 
 
-def _unsaid(value: str, said: str) -> bool:
-    from ..english.vocabulary import vocabulary
-
-    vocab = vocabulary()
+def _unsaid(value: str, said: str, vocab: Vocabulary) -> bool:
     words = vocab.analyse(said)
     return not any(words.find(form) for form in vocab.forms(value))
 
 
-def _added(intent: Intent, ops: list[Operation], said: str, rng: random.Random
-           ) -> Iterator[tuple[str, Intent]]:
+def _added(intent: Intent, ops: list[Operation], said: str, rng: random.Random,
+           vocab: Vocabulary) -> Iterator[tuple[str, Intent]]:
     n = rng.randrange(len(ops))
     op = ops[n]
     if op.verb in ("set", "unset"):
@@ -173,8 +166,8 @@ def _added(intent: Intent, ops: list[Operation], said: str, rng: random.Random
     else:
         family = "chain" if op.verb in ("add", "remove") else "acl"
         mine = {i.value.casefold() for _, i in intent.items() if isinstance(i, Function)}
-        options = [(k, v) for k, v in _ITEMS[family] if v.casefold() not in mine
-                   and _unsaid(v, said)]
+        options = [(k, v) for k, v in vocab.samples[family] if v.casefold() not in mine
+                   and _unsaid(v, said, vocab)]
         if not options:
             return
         kind, value = rng.choice(options)
@@ -184,13 +177,11 @@ def _added(intent: Intent, ops: list[Operation], said: str, rng: random.Random
     yield "added item", intent.replace(operations=tuple(changed))
 
 
-def _target(intent: Intent, said: str, rng: random.Random) -> Iterator[tuple[str, Intent]]:
-    from ..english.vocabulary import vocabulary
-
-    vocab = vocabulary()
-
+def _target(intent: Intent, said: str, rng: random.Random, vocab: Vocabulary
+            ) -> Iterator[tuple[str, Intent]]:
     def other(f: Function) -> Function | None:
-        options = [v for v in _TARGETS if not vocab.same(v, f.value) and _unsaid(v, said)]
+        options = [v for v in vocab.samples["targets"]
+                   if not vocab.same(v, f.value) and _unsaid(v, said, vocab)]
         return Function(f.kind if f.kind in ("endpoint", "group") else "endpoint",
                         rng.choice(options)) if options else None
 
@@ -240,10 +231,12 @@ def _shift(t: Time, amount: int) -> Time:
     return Time("date", day.strftime("%Y%m%d"))
 
 
-def labelled_pairs(positives, *, a: str = "nile", b: str = "text", seed: int = 0):
+def labelled_pairs(positives, *, a: str = "nile", b: str = "text", seed: int = 0,
+                   lexicon: Lexicon | None = None):
     """Aligned (Nile, English) pairs with a negative for each: the same English with one
     perturbation of its Nile, of a kind drawn with ``seed``. Columns nile, text, label
-    (1/0) and kind ("" for the positives); pairs whose Nile does not parse are left out."""
+    (1/0) and kind ("" for the positives); pairs whose Nile does not parse are left out.
+    The names put in come from ``lexicon`` (see :func:`perturbations`)."""
     import pandas as pd
 
     from .structural import parse_or_none
@@ -254,7 +247,7 @@ def labelled_pairs(positives, *, a: str = "nile", b: str = "text", seed: int = 0
         if intent is None:
             continue
         rows.append((intent.replace(name=None).canonical(), text, 1, ""))
-        options = perturbations(intent, str(text), seed=seed)
+        options = perturbations(intent, str(text), seed=seed, lexicon=lexicon)
         if options:
             wrong = seeded(intent.key(), text, seed, "choice").choice(options)
             rows.append((wrong.intent.replace(name=None).canonical(), text, 0, wrong.kind))

@@ -45,13 +45,9 @@ ROLES = {"endpoint": frozenset({"targets"}), "group": frozenset({"targets"}),
          "middlebox": frozenset({"middleboxes"})}
 #: The functions of the things allowed, blocked or passed through.
 ITEM_KINDS = frozenset({"service", "traffic", "protocol", "middlebox"})
-#: A sentence that breaks off where a path's end would be named.
-#: Where one statement of a sentence ends, and words that may join two (see _segments).
+#: Where one statement of a sentence ends (the words that may join two are english.toml's
+#: pattern ``joins``: see _segments).
 _BREAKS = re.compile(r"[.!?](?:\s|$)|[;\n]")
-# (each starts with a look-ahead for its first characters: the engine skips the others fast)
-_JOINS = re.compile(r"(?=[,abt])(?:,\s*)?\b(?:and|but|then|also)\s+"
-                    r"(?:(?:then|also|please|pls)\s+)?", re.I)
-_DANGLING = re.compile(r"\b(?:from|into|between)(?:\s+(?:the|a|an))?$", re.I)
 _NOT_A_WORD = re.compile(r"[\W_]+")
 #: A number as an intent or a sentence writes it ("100", "0.8").
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -693,11 +689,10 @@ def _floor_of(r: Reading, amount: Amount) -> Hit | None:
     """A word of a minimum right before a size ("a minimum of 10 GB", "at least 10 GB"),
     not negated ("no less than" is a cap): what no quota states."""
     for h in r.inside("min", max(0, amount.span[0] - 40), amount.span[0]):
-        if re.fullmatch(r":?\s*(?:(?:of|a|an|the)\s+){0,2}", r.text[h.end:amount.span[0]]) \
+        if r.english["floor_gap"].fullmatch(r.text[h.end:amount.span[0]]) \
                 and not h.text.casefold().endswith("than") and not any(
                     x.start < h.end and h.start < x.end for x in r.cues("max")) \
-                and not re.search(r"\b(?:not|nor|no|never)\b|n't\b",
-                                  r.text[max(0, h.start - 25):h.start]):
+                and not r.english["negation"].search(r.text[max(0, h.start - 25):h.start]):
             return h
     return None
 
@@ -720,7 +715,7 @@ def _segments(r: Reading) -> list[int]:
     verbs = {h.start for family in r.english.families.values() for name in family
              for h in r.cues(name)} | {h.start for h in r.cues("max")}
     starts = [m.end() for m in _BREAKS.finditer(r.text)]
-    starts += [m.end() for m in _JOINS.finditer(r.text) if m.end() in verbs]
+    starts += [m.end() for m in r.english["joins"].finditer(r.text) if m.end() in verbs]
     return sorted(starts)
 
 
@@ -761,7 +756,7 @@ def _merged(intent: Intent, ctx: _Context) -> list[Finding]:
 def _dangling(ctx: _Context) -> list[Finding]:
     """A path's end word with nothing after it ("block traffic from the"): a place unsaid."""
     said = ctx.text.rstrip(" .!?")
-    m = _DANGLING.search(said, max(0, len(said) - 30))  # the last words only
+    m = ctx.r.english["dangling"].search(said, max(0, len(said) - 30))  # the last words only
     if m is None:
         return []
     return [Finding("target", "a place", "missing", m.span(), f"the sentence breaks off after "

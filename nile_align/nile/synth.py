@@ -8,7 +8,9 @@ so that parsing the rendering must give back the same intent.
 
 from __future__ import annotations
 
+import functools
 import random
+import tomllib
 
 from .intent import (
     ACL_KINDS,
@@ -25,24 +27,15 @@ from .intent import (
 )
 from .semantics import BANDWIDTH_UNITS, QUOTA_DIRECTIONS, QUOTA_UNITS
 
-__all__ = ["VOCABULARY", "random_intent", "render"]
+__all__ = ["random_intent", "render", "samples"]
 
-#: Values seen in Lumi, Campi and NEAT intents, per function kind.
-VOCABULARY = {
-    "endpoint": ["guests", "dorms", "wireless", "university", "network", "campus", "servers",
-                 "labs", "host", "internet", "housing", "library", "any", "building A"],
-    "group": ["students", "staff", "professors", "users", "dorms", "host", "any"],
-    "service": ["netflix", "youtube", "Battlenet", "email", "file transfer", "AIM Chat",
-                "MSN chat", "CounterStrike", "NETBIOS", "listserver", "phone", "F2movies",
-                "Sorenson Videophone 200", "irc", "cdn-qoe"],
-    "traffic": ["peer2peer", "torrent", "streaming movies", "H323 video conferencing", "any",
-                "all", "gaming"],
-    "protocol": ["ftp", "ssh", "SSH", "telnet", "http", "HTTPS", "smtp", "dns", "IMAP", "POP",
-                 "POPS", "nat", "sftp", "19.16.1.1"],
-    "middlebox": ["firewall", "ips", "ids", "traffic monitor", "load balancer", "dpi",
-                  "parental control", "unit firewall", "network border system",
-                  "overuse notification"],
-}
+@functools.cache
+def samples() -> dict[str, list[str]]:
+    """The values a random intent draws from, per Nile function (``grammar/vocabulary.toml``
+    [samples]: values seen in Lumi, Campi and NEAT intents)."""
+    from ..resources import read_text
+
+    return tomllib.loads(read_text("grammar", "vocabulary.toml"))["samples"]
 
 
 def _value(rng: random.Random, kind: str) -> str:
@@ -50,7 +43,7 @@ def _value(rng: random.Random, kind: str) -> str:
         alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ./-_é"
         word = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
         return word.strip() or "x"
-    return rng.choice(VOCABULARY[kind])
+    return rng.choice(samples()[kind])
 
 
 def _function(rng: random.Random, kinds: tuple[str, ...]) -> Function:

@@ -4,6 +4,9 @@ checked; a custom vocabulary reaches every step that reads names."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 import pytest
 
 from nile_align.english import data as english_module
@@ -140,3 +143,103 @@ def test_a_custom_english_reaches_every_step():
     assert draft(r).nile == nile
     assert read(text).statement.english is not custom
 
+
+# --- the patterns: records with ids in the data, compiled and checked by the code
+
+
+def _words_of(value, out: set[str], keys: set[str]) -> None:
+    """The words of a TOML value's strings (lists and tables), and its tables' keys."""
+
+    if isinstance(value, dict):
+        keys.update(k.casefold() for k in value)
+        for v in value.values():
+            _words_of(v, out, keys)
+    elif isinstance(value, list):
+        for v in value:
+            _words_of(v, out, keys)
+    elif isinstance(value, str):
+        out.update(_said(value))
+
+
+def _said(text: str) -> set[str]:
+    """The words of a string, less the names of a pattern's references and groups."""
+    import re
+
+    text = re.sub(r"\{\{[^{}]*\}\}|\(\?P<\w+>|\(\?P=\w+\)|\w+\.toml", " ", text)
+    return {w.casefold() for w in re.findall(r"[A-Za-z_]{3,}", text)}
+
+
+def test_the_code_that_compiles_the_english_holds_no_english_word():
+    """Every string of nile_align/english/data.py but its docstrings, its messages (what it
+    raises) and its subscripts is a key or id of english.toml or regular-expression syntax:
+    no word the data says ("per", "hundred", "about") is written in the code."""
+    import ast
+    import inspect
+    import tomllib
+
+    words: set[str] = set()
+    keys: set[str] = set()
+    _words_of(tomllib.loads(SHIPPED), words, keys)
+    tree = ast.parse(inspect.getsource(english_module))
+    prose = {id(node.body[0].value) for node in ast.walk(tree)
+             if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+             and node.body and isinstance(node.body[0], ast.Expr)}
+    prose |= {id(n) for node in ast.walk(tree) if isinstance(node, ast.Raise)
+              for n in ast.walk(node)}
+    prose |= {id(node.slice) for node in ast.walk(tree) if isinstance(node, ast.Subscript)}
+    said = {w for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in prose for w in _said(node.value)}
+    names = {node.name.casefold() for node in ast.walk(tree)
+             if isinstance(node, (ast.FunctionDef, ast.ClassDef))}  # (__all__ names them)
+    english_words = (said & words) - keys - names
+    assert not english_words, f"English words in the code: {sorted(english_words)}"
+    assert {"hundred", "thousand", "per", "about"} <= words  # (the check sees them there)
+
+
+def test_every_pattern_of_the_data_is_one_the_code_uses():
+    """Each record of [patterns] is asked for by its id somewhere in the package (none is
+    dead), and each id the code asks for is a record there (a missing one fails at once)."""
+    import re
+    import tomllib
+
+    from nile_align.resources import data_dir
+
+    ids = set(tomllib.loads(SHIPPED)["patterns"])
+    package = data_dir("grammar").parent / "nile_align"
+    code = "\n".join(p.read_text(encoding="utf-8") for wing in ("english", "facts")
+                     for p in (package / wing).glob("*.py"))
+    assert {i for i in ids if f'"{i}"' not in code} == set()
+    asked = set(re.findall(r'(?:\be|english|E)\["(\w+)"\]|\.before\("(\w+)"', code))
+    asked_ids = {a or b for a, b in asked}
+    assert asked_ids and asked_ids <= ids, sorted(asked_ids - ids)
+    fields = {f.name for f in dataclasses.fields(english())}
+    assert ids - set(english().patterns) <= fields  # a few are fields of their own
+    assert all(getattr(english(), i).pattern for i in ids - set(english().patterns))
+
+
+@pytest.mark.parametrize("change,named", [
+    (("clause = '", "clause = '{{no_such_fragment}}"), "no_such_fragment"),
+    (("clause = '", "clause = '{{literal:clauses.no_such_list}}"), "'clause'"),
+    (("clause = '", "clause = '{{sorted:clauses.breaks}}"), "'clause'"),
+    (("per = '(?:per", "per = '{{per}}(?:per"), "'per'"),
+    (("clause = '", "clause = '(?P<"), "'clause'"),
+    (("date_iso = { pattern", "date_iso = { patern"), "'date_iso'"),
+])
+def test_a_pattern_that_names_what_is_not_there_fails_naming_itself(change, named):
+    from nile_align.errors import UsageError
+
+    old, new = change
+    assert SHIPPED.count(old) >= 1
+    with pytest.raises(UsageError, match=re.escape(named)):
+        load_english(SHIPPED.replace(old, new, 1))
+
+
+def test_a_list_of_the_data_read_as_patterns_or_as_words():
+    """{{literal:...}} escapes plain words, longest first; {{words:...}} reads its entries as
+    patterns, a space matching any run of spaces; a slice and "+" pick entries."""
+    custom = load_english(SHIPPED.replace(
+        "\n[patterns]\n", "\n[patterns]\ntrial = '^(?:{{literal:numbers.one+dates.of}})"
+        "/(?:{{words:clauses.list}})/(?:{{regex:numbers.tens[1:3]}})$'\n", 1))
+    assert custom["trial"].pattern == r"^(?:an|of|a)/(?:and|or)/(?:thirty|forty)$"
+    assert custom["trial"].fullmatch("A/OR/Forty")
