@@ -27,6 +27,7 @@ from nile_align.english.reading import read  # noqa: E402
 from nile_align.facts.structural import check_facts, parse_or_none  # noqa: E402
 from nile_align.graph.blocking import MAX_BUCKET, candidate_pairs  # noqa: E402
 from nile_align.graph.checker import check, summarize  # noqa: E402
+from nile_align.graph.options import GraphRules  # noqa: E402
 from nile_align.graph.translation import build_graph, propagate  # noqa: E402
 from nile_align.runtime import collector_paused  # noqa: E402
 
@@ -95,7 +96,7 @@ def main() -> None:
 
     with collector_paused():  # as run_check (nile-align check) runs the three stages
         t0 = time.perf_counter()
-        g = build_graph(corpus, counted, candidates=args.candidates)
+        g = build_graph(corpus, counted, rules=GraphRules(candidates=args.candidates))
         t_build = time.perf_counter() - t0
         t0 = time.perf_counter()
         inferred = propagate(g, max_hops=1)

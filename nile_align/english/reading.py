@@ -648,7 +648,7 @@ def _state(r: Reading) -> Statement:
     return Statement(text, amounts, tuple(items), tuple(targets), polarity, window,
                      r.first("whole_day"), everyone,
                      tuple(_unread(r, items, targets, polarity, window)),
-                     described, tuple(_exceptions(r, items)), r.vocab, r.english)
+                     described, tuple(_exceptions(r, items)), vocab=r.vocab, english=r.english)
 
 
 def _exceptions(r: Reading, items: list[StatedName]) -> Iterator[Hit]:

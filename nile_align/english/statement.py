@@ -150,14 +150,29 @@ class Statement:
     #: Exceptions to the policy that name no item of it ("except for the administrators"):
     #: an exception that names one is how English says its polarity ("all but Facebook").
     exceptions: tuple[Hit, ...] = ()
-    #: The vocabulary it was read with (the shipped one when None).
-    vocab: Vocabulary | None = field(default=None, repr=False, compare=False)
-    #: The English it was read with (the shipped one when None).
-    english: English | None = field(default=None, repr=False, compare=False)
+    #: The vocabulary it was read with.
+    vocab: Vocabulary = field(kw_only=True, repr=False, compare=False)
+    #: The English it was read with.
+    english: English = field(kw_only=True, repr=False, compare=False)
+
+    def __getstate__(self) -> dict:
+        # Sent to another process, a statement read with the shipped vocabulary and English
+        # carries None for them (a reference each would cost more than the statement);
+        # __setstate__ puts the shipped ones back.
+        state = dict(self.__dict__)
+        if state["vocab"] is vocabulary():
+            state["vocab"] = None
+        if state["english"] is _english():
+            state["english"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, vocab=state["vocab"] or vocabulary(),
+                             english=state["english"] or _english())
 
     def verb(self, hit: Hit) -> str:
         """The verb a cue stands for (allow, block, add, remove, set, unset)."""
-        return (self.english or _english()).meaning.get(hit.name, hit.name)
+        return self.english.meaning.get(hit.name, hit.name)
 
     def unread_as(self, kind: str) -> tuple[Unread, ...]:
         """The words the rules left unread that could state a fact of ``kind`` (amount,
@@ -196,7 +211,7 @@ class Statement:
         """What any paraphrase must state too: the amounts, the items and the named targets
         (each name by the representative of its equivalents). Two statements with different
         cores are never paraphrases; an empty core says nothing to compare."""
-        vocab = self.vocab or vocabulary()
+        vocab = self.vocab
         named = tuple(sorted({min(vocab.representative(k) for k in t.keys) for t in self.targets
                               if not any(vocab.is_implicit(k) for k in t.keys)}))
         return (tuple(sorted((a.kind, round(a.value, 6)) for a in self.amounts)),
@@ -216,7 +231,8 @@ class Statement:
         return (src, dst) if src is not None and dst is not None else None
 
     def to_dict(self) -> dict:
-        out = asdict(dataclasses.replace(self, vocab=None, english=None))
+        # (asdict would deep-copy the vocabulary and the English: they go first)
+        out = asdict(dataclasses.replace(self, vocab=None, english=None))  # type: ignore[arg-type]
         del out["vocab"], out["english"]
         out["polarity"] = {k: {"verb": self.verb(h), "span": list(h.span),
                                "text": h.text} for k, h in self.polarity.items()}

@@ -197,7 +197,7 @@ def _same(x: StatedName, y: StatedName, vocab) -> bool:
 
 
 def _items(sa: Statement, sb: Statement) -> list[Fact]:
-    vocab = _vocabulary(sa)
+    vocab = sa.vocab
     out: list[Fact] = []
     free = list(sb.items)
     unmatched = []
@@ -253,17 +253,10 @@ def _items(sa: Statement, sb: Statement) -> list[Fact]:
     return out
 
 
-def _vocabulary(s: Statement):
-    """The vocabulary a statement was read with."""
-    from ..english.vocabulary import vocabulary
-
-    return s.vocab or vocabulary()
-
-
 # --- targets and the path -------------------------------------------------------------------
 
 def _targets(sa: Statement, sb: Statement) -> list[Fact]:
-    vocab = _vocabulary(sa)
+    vocab = sa.vocab
     out: list[Fact] = []
     matched: list[StatedName] = []
     # A direction needs both ends: a role said of one end alone ("uploads from campus",
@@ -361,7 +354,7 @@ def _exceptions(sa: Statement, sb: Statement) -> list[Fact]:
 
 def _names_in(s: Statement, span: tuple[int, int]) -> set[str]:
     """The representatives of the vocabulary names a statement states inside ``span``."""
-    vocab = _vocabulary(s)
+    vocab = s.vocab
     return {vocab.representative(k) for n in (*s.items, *s.targets, *s.described)
             for k in n.keys if span[0] <= n.span[0] < span[1] + 1}
 

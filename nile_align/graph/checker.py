@@ -17,11 +17,10 @@ from dataclasses import dataclass, field, fields
 from itertools import combinations
 from typing import Any
 
-import networkx as nx
-
 from ..judge.verdict import VERDICTS, Judge, decision
 from .systems import system_counts, systems_of
 from .translation import (
+    TranslationGraph,
     align_edges,
     aligned_intents,
     decide,
@@ -104,7 +103,7 @@ def _flag_id(rule: str, members: list[str]) -> str:
 
 
 class _Flagger:
-    def __init__(self, g: nx.Graph):
+    def __init__(self, g: TranslationGraph):
         self.g, self.t = g, g.graph["threshold"]
         self.flags: list[Flag] = []
 
@@ -173,14 +172,14 @@ class _Flagger:
 
         if fact.span is None:
             return "lacks"
-        known = self.g.graph.setdefault("_marks", {})
+        known = self.g.marks
         spans = known.get((i, s))
         if spans is None:  # a pair the corpus does not have: checked now
             intent = parse_or_none(self.g.nodes[i]["canonical"])
             if intent is None:
                 return "lacks"
             spans = known[i, s] = marks(
-                check_facts(intent, self.g.graph["_readings"](self.g.nodes[s]["text"])))
+                check_facts(intent, self.g.reading(self.g.nodes[s]["text"])))
         return state_at(spans, fact.span)
 
     def suggestion(self, score: dict) -> tuple[str, str] | None:
@@ -209,7 +208,7 @@ class _Flagger:
         return len(g.edges[i, s]["rows"]) + len(paraphrases) + rows + len(triplets)
 
 
-def check(g: nx.Graph, threshold: float | None = None) -> list[Flag]:
+def check(g: TranslationGraph, threshold: float | None = None) -> list[Flag]:
     """Every flag of the graph, in a stable order (rule, then id).
 
     Args:
@@ -300,7 +299,7 @@ def flag_order(flags: list[Flag]) -> list[tuple]:
     return keys
 
 
-def _settle(g: nx.Graph, flags: list[tuple[Flag, str]], intent: str | None = None) -> None:
+def _settle(g: TranslationGraph, flags: list[tuple[Flag, str]], intent: str | None = None) -> None:
     """Uncertain flags of one intent whose sentences are mutual paraphrases are one
     decision's worth of work: accepting one aligns the others by (6). The one that unlocks
     most leads; the others are settled by it."""
@@ -323,7 +322,7 @@ def _no_intent(f: _Flagger, s: str) -> Flag:
     g = f.g
     near = [g.nodes[i]["canonical"] for n in g.neighbors(s) if g.edges[s, n]["kind"] == "para"
             for i in g.neighbors(n) if g.edges[n, i]["kind"] == "align"]
-    d = draft(g.graph["_readings"](g.nodes[s]["text"]), near)
+    d = draft(g.reading(g.nodes[s]["text"]), near)
     why = f"suggested ({d.route}): {d.nile}" if d.nile else \
         "no suggestion: " + "; ".join(d.reasons)
     flag = f.add("no_intent", [s], why, [], [s], [],
@@ -333,13 +332,13 @@ def _no_intent(f: _Flagger, s: str) -> Flag:
     return flag
 
 
-def without_intent(g: nx.Graph) -> list[str]:
+def without_intent(g: TranslationGraph) -> list[str]:
     """The sentences that end with no intent: no corpus row gives them one and (6) did not
     reach them (an inferred alignment is an alignment)."""
     return sorted(s for s, k in g.nodes(data="kind") if k == "sentence" and intent_free(g, s))
 
 
-def _no_intent_unlocks(g: nx.Graph, s: str) -> int:
+def _no_intent_unlocks(g: TranslationGraph, s: str) -> int:
     """What writing an intent for ``s`` settles: its rows, and its paraphrases without an
     intent (with theirs), which (6) then aligns too."""
     rows = len(g.nodes[s]["rows"])
@@ -349,12 +348,12 @@ def _no_intent_unlocks(g: nx.Graph, s: str) -> int:
     return rows
 
 
-def aligned_intents_of(g: nx.Graph, i: str) -> list[str]:
+def aligned_intents_of(g: TranslationGraph, i: str) -> list[str]:
     """The sentences an intent is aligned to (decision true, any source)."""
     return [s for s in g.neighbors(i) if g.edges[i, s]["decision"]]
 
 
-def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
+def summarize(g: TranslationGraph, flags: list[Flag]) -> dict[str, Any]:
     """Counts for ``summary.json``, with the paper's accounting of triplets: an intent and
     two of its corpus sentences; (5) fails when both are aligned but not mutual paraphrases,
     (6) when exactly one is aligned and they are mutual paraphrases. With translating
@@ -362,7 +361,7 @@ def summarize(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
     return summary_of(summary_counts(g, flags), summary_meta(g))
 
 
-def summary_meta(g: nx.Graph) -> dict[str, Any]:
+def summary_meta(g: TranslationGraph) -> dict[str, Any]:
     """What a summary says of the check rather than of its pairs: threshold, judges,
     signature, the corpus as read; the same in every partition of one check."""
     pairs = g.graph.get("pairs", {})
@@ -375,7 +374,7 @@ def summary_meta(g: nx.Graph) -> dict[str, Any]:
                        or isinstance(v, bool)}}
 
 
-def summary_counts(g: nx.Graph, flags: list[Flag]) -> dict[str, Any]:
+def summary_counts(g: TranslationGraph, flags: list[Flag]) -> dict[str, Any]:
     """The counts a summary is made of (:func:`summary_of`). The graph's partitions (no
     edge between them) have counts that add up (:func:`add_counts`) to the whole graph's."""
     kinds = Counter(k for _, k in g.nodes(data="kind"))

@@ -69,8 +69,8 @@ class KnownFacts:
 
     statements: dict[str, Statement] = field(default_factory=dict)
     pairs: dict[tuple[str, str], tuple[list[dict], tuple]] = field(default_factory=dict)
-    #: What what they lack is read with (None: the shipped English and vocabulary).
-    lexicon: Lexicon | None = None
+    #: What what they lack is read with.
+    lexicon: Lexicon = field(default_factory=shipped)
 
     @classmethod
     def of(cls, texts: Sequence[str], keys: Sequence[str | None],
@@ -86,7 +86,7 @@ class KnownFacts:
         statements, findings, marked = read_all(
             distinct, [(parsed[k], where[t]) for k, t in pairs], lexicon=lexicon)
         return cls(dict(zip(distinct, statements)),
-                   {p: (f, m) for p, f, m in zip(pairs, findings, marked)}, lexicon)
+                   {p: (f, m) for p, f, m in zip(pairs, findings, marked)}, lexicon or shipped())
 
     def read_all(self, texts: Sequence[str], align: Sequence[tuple[Intent | str, int]],
                  keys: Sequence[str], *, progress: bool | None = False,

@@ -11,10 +11,10 @@ facts each direction keeps (:func:`nile_align.facts.paraphrase.compare`) and, wh
 calibration shows the model counts, PLUIE(u, v) and PLUIE(v, u).
 
 Every sentence is read once (:mod:`nile_align.graph.evidence`, on every core), and its
-statement kept with the graph (``g.graph["_statements"]``, not written out) for the
-comparisons the checker and propagation explain, with where each pair's findings lie
-(``g.graph["_marks"]``) for the facts a flag shows; the few fact checks added later (an
-inferred pair) read their sentence again, once (``g.graph["_readings"]``).
+statement kept with the graph (:class:`TranslationGraph`, not written out) for the
+comparisons the checker and propagation explain, with where each pair's findings lie for
+the facts a flag shows; the few fact checks added later (an inferred pair) read their
+sentence again, once, with the run's lexicon.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import time
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -35,10 +35,16 @@ from ..errors import UsageError
 from ..judge.scoring import PairScorer
 from ..judge.verdict import Judge, compose, compose_para, decision
 from .decisions import Decisions
+from .options import SCORES, GraphRules, JudgeOptions, Judges, Scores, computed_scores
 
-__all__ = ["SCORES", "ScoreFn", "build_graph", "computed_scores", "decide", "facts_verdict",
-           "guided", "intent_free", "intent_id", "mutual", "sentence_id", "propagate",
-           "shared_facts", "SOURCES"]
+if TYPE_CHECKING:
+    from ..english.lexicon import Lexicon
+    from ..english.reading import Reading
+    from ..english.statement import Statement
+
+__all__ = ["SCORES", "ScoreFn", "Scores", "SOURCES", "TranslationGraph", "build_graph",
+           "computed_scores", "decide", "facts_verdict", "guided", "intent_free", "intent_id",
+           "mutual", "sentence_id", "propagate", "shared_facts"]
 
 #: A score provider: (A texts, B texts) -> one PLUIE(A, B) per pair. Any function works,
 #: so the graph logic can be tested and benchmarked without a model.
@@ -96,26 +102,57 @@ def resolve_judges(scorer: Any, template: str = "net", *, threshold: float | Non
     return judge, para_judge, signature
 
 
-#: Which scores a check computes: ``counted`` only those a judge counts (the default: a
-#: model whose calibration shows it does not discriminate is not run on any pair), ``align``
-#: also every intent–sentence pair's, ``all`` also every sentence pair's (both ways).
-Scores = Literal["counted", "align", "all"]
-SCORES: tuple[str, ...] = get_args(Scores)
+class TranslationGraph(nx.Graph):
+    """The translation graph: a networkx graph (its nodes, edges and ``graph`` attributes
+    are what is written out) with what a check keeps beside it and never writes: each
+    sentence's statement, where each pair's findings lie, what the facts alone say of a
+    pair, and the lexicon a sentence read later is read with.
+
+    Attributes:
+        lexicon: The English and vocabulary its sentences are read with (None: the shipped
+            ones).
+        statements: Each sentence's statement, by its text.
+        marks: Where each pair's findings lie in its sentence, by (intent, sentence) node.
+        guided: The verdict of the facts alone on a pair (:func:`facts_verdict`), by
+            (intent, sentence) node.
+    """
+
+    def __init__(self, incoming_graph_data: Any = None, *, lexicon: Lexicon | None = None,
+                 **attr: Any) -> None:
+        super().__init__(incoming_graph_data, **attr)
+        self.lexicon = lexicon
+        self.statements: dict[str, Statement] = {}
+        self.marks: dict[tuple[str, str], Any] = {}
+        self.guided: dict[tuple[str, str], str] = {}
+        self._reader: Callable[[str], Reading] | None = None
+
+    def reading(self, text: str) -> Reading:
+        """The reading of ``text`` with the graph's lexicon (each sentence read once)."""
+        if self._reader is None:
+            from ..english.lexicon import shipped
+
+            self._reader = (self.lexicon or shipped()).reader()
+        return self._reader(text)
+
+    def statement(self, s: str) -> Statement:
+        """The statement of sentence node ``s`` (read once, kept with the graph)."""
+        text = self.nodes[s]["text"]
+        if text not in self.statements:
+            self.statements[text] = self.reading(text).statement
+        return self.statements[text]
+
+    def release(self) -> None:
+        """Drop what the check kept beside the graph: a graph kept after its check (or sent
+        to another process) holds its nodes and edges only."""
+        self.statements, self.marks, self.guided, self._reader = {}, {}, {}, None
 
 
-def computed_scores(judge: Judge, para_judge: Judge, scores: str = "counted",
-                    ) -> tuple[bool, bool]:
-    """Whether NL↔Nile and NL↔NL pairs are scored: those a judge counts, and those asked for
-    (:data:`SCORES`)."""
-    return judge.counts or scores in ("align", "all"), para_judge.counts or scores == "all"
-
-
-def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float | None = None,
-                candidates: int = 5, decisions: Iterable[dict] | Decisions | None = None,
-                judge: Judge | None = None, para_judge: Judge | None = None,
-                scores: str = "counted", known: Any = None,
+def build_graph(corpus, scorer: Any, *, judging: JudgeOptions = JudgeOptions(),
+                rules: GraphRules = GraphRules(), judges: Judges | None = None,
+                decisions: Iterable[dict] | Decisions | None = None, known: Any = None,
                 cross: dict[tuple[str, str], tuple[dict, dict]] | None = None,
-                lexicon: Any = None, progress: bool | None = False) -> nx.Graph:
+                lexicon: Lexicon | None = None, progress: bool | None = False
+                ) -> TranslationGraph:
     """Check every pair's facts, score what the judges count and return the graph with
     every decision made.
 
@@ -132,20 +169,20 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
             pair's position in the whole corpus (a partition's rows; default: the row
             order).
         scorer: A Scorer or a score function (a, b) -> scores.
-        template: The *-PLUIE template of the scores.
-        threshold: The threshold T, overriding a Scorer's calibrations'; for a plain score
-            function, a score counts at it (default 0).
-        candidates: How many nearest sentences of other intents each sentence is paired
-            with.
+        judging: How the pairs are judged (:class:`~nile_align.graph.options.JudgeOptions`:
+            the template, a threshold T overriding a Scorer's calibrations' (for a plain
+            score function, a score counts at it; default 0), the judges, which scores are
+            computed). A judge not given is what a Scorer's calibrations say
+            (:func:`~nile_align.evaluation.calibration.resolve_judge`), or for a plain score
+            function a score that counts at the threshold.
+        rules: The graph's rules (:class:`~nile_align.graph.options.GraphRules`): how many
+            nearest sentences of other intents each sentence is paired with.
+        judges: The judges and the scores' signature, resolved already (a check resolves
+            them once for all its partitions); default: resolved here from ``scorer`` and
+            ``judging``.
         decisions: Reviewed ``{"nile", "text", "decision"}`` records or a review store's
             :class:`~nile_align.graph.decisions.Decisions` (alignments and paraphrases), the
             strongest evidence.
-        judge: What an NL↔Nile score is worth (default: a Scorer's calibrations,
-            :func:`~nile_align.evaluation.calibration.resolve_judge`; for a plain score
-            function, a score that counts at ``threshold``).
-        para_judge: What an NL↔NL score is worth (default: likewise).
-        scores: Which scores are computed (:data:`SCORES`); a score that no judge counts is
-            not, unless asked.
         known: The sentences' readings made elsewhere
             (:class:`~nile_align.graph.evidence.KnownFacts`: a partition's, read where its
             rows were loaded).
@@ -163,18 +200,18 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     from .blocking import candidate_pairs
     from .evidence import compare_all, fact_candidates, read_all
 
-    if scores not in SCORES:
-        raise UsageError(f"unknown --scores {scores!r}; choose one of {', '.join(SCORES)}")
+    template, candidates = judging.template, rules.candidates
     score = score_function(scorer, template)[0]
-    judge, para_judge, signature = resolve_judges(scorer, template, threshold=threshold,
-                                                  judge=judge, para_judge=para_judge)
+    if judges is None:
+        judges = Judges(*resolve_judges(scorer, template, threshold=judging.threshold,
+                                        judge=judging.judge, para_judge=judging.para_judge))
+    judge, para_judge = judges.judge, judges.para_judge
     lexicon = lexicon or shipped()
-    g = nx.Graph(threshold=judge.threshold, judge=judge.to_dict(),
-                 para_judge=para_judge.to_dict(), signature=signature,
-                 template=template, candidates=candidates, max_hops=0, invalid=[],
-                 corpus=accounting(corpus), timings={}, vocabulary=lexicon.signature,
-                 _readings=lexicon.reader(), _statements={},
-                 _marks={})
+    g = TranslationGraph(threshold=judge.threshold, judge=judge.to_dict(),
+                         para_judge=para_judge.to_dict(), signature=judges.signature,
+                         template=template, candidates=candidates, max_hops=0, invalid=[],
+                         corpus=accounting(corpus), timings={}, vocabulary=lexicon.signature,
+                         lexicon=lexicon)
     valid = corpus[corpus["valid"]]
     parsed: dict[str, Any] = {}
     for r in corpus[~corpus["valid"]].itertuples(index=False):
@@ -221,8 +258,8 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     statements, findings, marked = read_all(texts, pairs, lexicon=lexicon, progress=progress) \
         if known is None else known.read_all(texts, pairs, [i[2:] for i, _ in align],
                                              progress=progress)
-    g.graph["_statements"] = dict(zip(texts, statements))
-    g.graph["_marks"] = dict(zip(align, marked))
+    g.statements.update(zip(texts, statements))
+    g.marks.update(zip(align, marked))
     timings["facts"] = time.perf_counter() - started
 
     para: set[tuple[str, str]] = set()
@@ -245,7 +282,7 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
                         "para_candidates": len(para) - within,
                         "blocking": "hashed" if para_judge.counts else "facts"}
 
-    score_align, score_para = computed_scores(judge, para_judge, scores)
+    score_align, score_para = computed_scores(judge, para_judge, judging.scores)
     g.graph["pairs"].update(align_scored=score_align, para_scored=score_para)
     a = [g.nodes[i]["canonical"] for i, _ in align] if score_align else []
     b = [g.nodes[s]["text"] for _, s in align] if score_align else []
@@ -288,7 +325,7 @@ def build_graph(corpus, scorer: Any, *, template: str = "net", threshold: float 
     return g
 
 
-def owner_groups(g: nx.Graph, sentences: Sequence[str]) -> list[int]:
+def owner_groups(g: TranslationGraph, sentences: Sequence[str]) -> list[int]:
     """Each sentence's group for the cross-intent candidates: a code of its first intent
     (sorted), -1 without one; two sentences of one group are never candidates."""
     owner = {}
@@ -299,7 +336,7 @@ def owner_groups(g: nx.Graph, sentences: Sequence[str]) -> list[int]:
     return [codes.get(owner[s], -1) for s in sentences]
 
 
-def _apply_decision(g: nx.Graph, record: dict) -> None:
+def _apply_decision(g: TranslationGraph, record: dict) -> None:
     """Record one reviewed decision on its align edge (added when the pair was unscored)."""
     from ..nile.validate import validate
 
@@ -321,21 +358,17 @@ def _apply_decision(g: nx.Graph, record: dict) -> None:
     g.edges[i, s]["reviewed"] = bool(record["decision"])
 
 
-def intent_free(g: nx.Graph, s: str) -> bool:
+def intent_free(g: TranslationGraph, s: str) -> bool:
     """Whether sentence ``s`` has no intent at all (no align edge, whatever its decision)."""
     return not any(g.edges[s, n]["kind"] == "align" for n in g.neighbors(s))
 
 
-def statement(g: nx.Graph, s: str):
+def statement(g: TranslationGraph, s: str) -> Statement:
     """The statement of sentence node ``s`` (read once, kept with the graph)."""
-    text = g.nodes[s]["text"]
-    known = g.graph["_statements"]
-    if text not in known:
-        known[text] = g.graph["_readings"](text).statement
-    return known[text]
+    return g.statement(s)
 
 
-def _para_facts(g: nx.Graph, u: str, v: str) -> dict:
+def _para_facts(g: TranslationGraph, u: str, v: str) -> dict:
     """The fact comparison of a sentence pair, both ways (u→v, v→u), as stored on its edge:
     each direction's verdict from facts and the facts it rests on."""
     from .evidence import compared
@@ -363,7 +396,7 @@ def para_verdict(e: dict, judge: Judge):
                         e["score_uv"], e["score_vu"], judge)
 
 
-def mutual(g: nx.Graph, u: str, v: str, intent: str | None = None) -> bool | None:
+def mutual(g: TranslationGraph, u: str, v: str, intent: str | None = None) -> bool | None:
     """para(u, v): the reviewed decision, else the NL↔NL verdict (True for ``paraphrase``,
     False for ``not_paraphrase``); None when the pair was not compared or the verdict is
     ``uncertain``. With ``intent`` in hand (conditions (5) and (6) for that intent), where
@@ -394,7 +427,7 @@ def mutual(g: nx.Graph, u: str, v: str, intent: str | None = None) -> bool | Non
                                  Judge.from_dict(g.graph["para_judge"])).verdict)
 
 
-def guided(g: nx.Graph, i: str, u: str, v: str) -> bool | None:
+def guided(g: TranslationGraph, i: str, u: str, v: str) -> bool | None:
     """para(u, v) read with intent ``i`` in hand: each sentence checked against the
     intent's facts, the guided reading NL↔Nile uses (which finds the intent's values in
     words the intent-free reading cannot place). True when both state every fact of the
@@ -414,11 +447,11 @@ def guided(g: nx.Graph, i: str, u: str, v: str) -> bool | None:
 _FACTS_ONLY = Judge(0.0, counts=False, source="facts")
 
 
-def facts_verdict(g: nx.Graph, i: str, s: str) -> str:
+def facts_verdict(g: TranslationGraph, i: str, s: str) -> str:
     """The verdict of the facts alone on intent ``i`` and sentence ``s`` (aligned,
     not_aligned or uncertain), whatever the model and the labels say: what the guided
     reading contributes (checked once per pair, kept with the graph)."""
-    known = g.graph.setdefault("_guided", {})
+    known = g.guided
     if (i, s) not in known:
         found = g.edges[i, s]["facts"] if g.has_edge(i, s) and g.edges[i, s].get(
             "origin") != "inferred" else _facts(g, i, s)
@@ -426,7 +459,7 @@ def facts_verdict(g: nx.Graph, i: str, s: str) -> str:
     return known[i, s]
 
 
-def shared_facts(g: nx.Graph, u: str, v: str) -> list[str]:
+def shared_facts(g: TranslationGraph, u: str, v: str) -> list[str]:
     """The facts both sentences state (each kept in both directions), in words."""
     from ..facts.paraphrase import compare
 
@@ -436,7 +469,7 @@ def shared_facts(g: nx.Graph, u: str, v: str) -> list[str]:
             if f.fact in back and f.kind != "unread"]
 
 
-def decide(g: nx.Graph, threshold: float | None = None) -> None:
+def decide(g: TranslationGraph, threshold: float | None = None) -> None:
     """(Re)make every align decision from its strongest source: reviewed > gold > judged
     (the composed verdict of facts and score; None when it is ``uncertain``), and every
     para edge's NL↔NL verdict.
@@ -471,13 +504,13 @@ def decide(g: nx.Graph, threshold: float | None = None) -> None:
     g.graph["max_hops"] = 0
 
 
-def aligned_intents(g: nx.Graph, s: str) -> list[str]:
+def aligned_intents(g: TranslationGraph, s: str) -> list[str]:
     """The intents a sentence is aligned to (decision true, any source)."""
     return [i for i in g.neighbors(s)
             if g.edges[i, s]["kind"] == "align" and g.edges[i, s]["decision"]]
 
 
-def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
+def propagate(g: TranslationGraph, *, max_hops: int = 1) -> list[tuple[str, str]]:
     """Apply (6) to a fixed point or ``max_hops`` steps: align(i,n1) ∧ para(n1,n2) ⇒ align(i,n2).
 
     An inference only fills a pair without a decision of its own (an ``uncertain`` pair
@@ -545,29 +578,30 @@ def propagate(g: nx.Graph, *, max_hops: int = 1) -> list[tuple[str, str]]:
     return inferred
 
 
-def _facts(g: nx.Graph, i: str, s: str) -> list[dict]:
+def _facts(g: TranslationGraph, i: str, s: str) -> list[dict]:
     """The fact check of a pair the corpus does not have (what matched left out)."""
     from ..facts.structural import check_facts, parse_or_none
 
     intent = parse_or_none(g.nodes[i]["canonical"])
-    found = check_facts(intent, g.graph["_readings"](g.nodes[s]["text"])) \
+    found = check_facts(intent, g.reading(g.nodes[s]["text"])) \
         if intent is not None else []
     return [f.to_dict() for f in found if f.status != "matched"]
 
 
-def _decided(g: nx.Graph, i: str, s: str) -> bool:
+def _decided(g: TranslationGraph, i: str, s: str) -> bool:
     """Whether the pair has a decision of its own (an uncertain pair has none)."""
     return g.has_edge(i, s) and g.edges[i, s]["decision"] is not None
 
 
-def _add_align(g: nx.Graph, i: str, s: str, *, origin: str = "corpus", **decided: Any) -> None:
+def _add_align(g: TranslationGraph, i: str, s: str, *, origin: str = "corpus",
+               **decided: Any) -> None:
     """A new align edge between intent ``i`` and sentence ``s``, with no evidence yet;
     ``origin``: corpus, decision (a reviewed pair the corpus lacks) or inferred."""
     g.add_edge(i, s, kind="align", origin=origin, score=None, gold=None, reviewed=None,
                facts=[], rows=[], **decided)
 
 
-def align_edges(g: nx.Graph):
+def align_edges(g: TranslationGraph):
     """Align edges as (intent, sentence, data), intent first whatever the storage order."""
     for u, v, e in g.edges(data=True):
         if e["kind"] == "align":

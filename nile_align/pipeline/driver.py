@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from ..corpus import PAIR_COLUMNS, accounting, iter_pair_chunks
-from ..english.lexicon import Lexicon
+from ..english.lexicon import Lexicon, shipped
 from ..graph.checker import add_counts, summary_counts, summary_meta, summary_of
 from ..graph.decisions import Decisions
 from ..graph.translation import build_graph, sentence_id
@@ -131,7 +131,7 @@ class Run:
     output: OutputOptions
     execution: ExecutionOptions
     decisions: Decisions | None
-    lexicon: Lexicon | None
+    lexicon: Lexicon
 
     @property
     def quiet(self) -> bool | None:
@@ -266,7 +266,7 @@ def run_partitioned(source: Any, *, out: str | Path, engine: Engine,
         judges.require_score(judging.scores)
     spool = Path(tempfile.mkdtemp(prefix=f".partitions-{os.getpid()}-", dir=_made(out)))
     run = Run(source, Path(out), spool, engine, read, judging, rules, output, execution,
-              decisions, lexicon)
+              decisions, lexicon or shipped())
     inflight: list[Any] = []  # the tasks to cancel on an error or Ctrl-C
     try:
         scanned = scan_pass(run, judges, inflight)
@@ -609,9 +609,8 @@ def _empty_meta(settings: PartitionSettings) -> dict:
     """What an empty corpus' summary says of its check."""
     judges = settings.judges
     g = build_graph(_empty_corpus(), tasks.NoScores(judges.signature),
-                    template=settings.judging.template, candidates=settings.rules.candidates,
-                    judge=judges.judge, para_judge=judges.para_judge,
-                    scores=settings.judging.scores, lexicon=settings.lexicon)
+                    judging=settings.judging, rules=settings.rules, judges=judges,
+                    lexicon=settings.lexicon)
     g.graph["max_hops"] = settings.rules.max_hops
     return summary_meta(g)
 

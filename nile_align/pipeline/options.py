@@ -2,7 +2,8 @@
 the graph's rules, what to write and how to run. Lark's ``LarkOptions`` and Ray's
 ``.options()`` are the models: each option is named once, with its default, and travels as
 one object from the command line through :func:`~nile_align.pipeline.run.run_check` to the
-driver and its tasks.
+driver and its tasks. How pairs are judged and the graph's rules are the graph's own
+(:mod:`nile_align.graph.options`), gathered here with the rest.
 
 >>> from nile_align.pipeline.options import GraphRules, OutputOptions
 >>> GraphRules(candidates=10)
@@ -14,12 +15,10 @@ GraphRules(candidates=10, max_hops=1)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 from ..corpus import PairColumns
-from ..errors import UsageError
-from ..graph.translation import Scores, computed_scores
-from ..judge.verdict import Judge
+from ..graph.options import GraphRules, JudgeOptions, Judges, one_of
 
 __all__ = ["CHUNK_ROWS", "LAYOUTS", "PARTITION_ROWS", "ExecutionOptions", "GraphRules",
            "JudgeOptions", "Judges", "OutputOptions", "ReadOptions"]
@@ -43,12 +42,6 @@ Layout = Literal["files", "parts"]
 LAYOUTS: tuple[str, ...] = get_args(Layout)
 
 
-def _one_of(name: str, value: Any, kind: Any) -> None:
-    if value not in get_args(kind):
-        raise UsageError(f"unknown {name} {value!r}; choose one of "
-                         f"{', '.join(get_args(kind))}")
-
-
 @dataclass(frozen=True)
 class ReadOptions:
     """How the corpus is read.
@@ -64,80 +57,6 @@ class ReadOptions:
     columns: PairColumns = field(default_factory=PairColumns)
     fmt: str | None = None
     lenient: bool = False
-
-
-@dataclass(frozen=True)
-class JudgeOptions:
-    """How the pairs are judged, before the judges are resolved (:class:`Judges`).
-
-    Attributes:
-        template: The *-PLUIE template of the scores (default ``net``, Net-PLUIE).
-        threshold: The threshold T, overriding the calibrations' (for a plain score
-            function, a score counts above it; default 0).
-        judge: What an NL↔Nile score is worth (default: the model's calibrations).
-        para_judge: What an NL↔NL score is worth (default: likewise).
-        signature: The scores' signature (default: the scorer's; given where no score is
-            computed and the model is not kept).
-        scores: Which scores are computed
-            (:data:`~nile_align.graph.translation.Scores`).
-    """
-
-    template: str = "net"
-    threshold: float | None = None
-    judge: Judge | None = None
-    para_judge: Judge | None = None
-    signature: str | None = None
-    scores: Scores = "counted"
-
-    def __post_init__(self) -> None:
-        _one_of("--scores", self.scores, Scores)
-
-
-@dataclass(frozen=True)
-class Judges:
-    """The judges of a check, resolved once: what each kind of score is worth, the scores'
-    signature and the function that computes the scores a judge counts (None where none
-    is computed).
-
-    Attributes:
-        judge: What an NL↔Nile score is worth.
-        para_judge: What an NL↔NL score is worth.
-        signature: The signature of the check's scores.
-        score: A Scorer or a function (a, b) -> scores; None where no score is computed.
-    """
-
-    judge: Judge
-    para_judge: Judge
-    signature: str
-    score: Any = None
-
-    def computed(self, scores: str) -> tuple[bool, bool]:
-        """Whether NL↔Nile and NL↔NL pairs are scored
-        (:func:`~nile_align.graph.translation.computed_scores`)."""
-        return computed_scores(self.judge, self.para_judge, scores)
-
-    def require_score(self, scores: str) -> None:
-        """A check that computes scores has the function that computes them."""
-        if any(self.computed(scores)) and self.score is None:
-            raise UsageError("this check computes scores: give the score function")
-
-
-@dataclass(frozen=True)
-class GraphRules:
-    """The translation graph's rules.
-
-    Attributes:
-        candidates: How many nearest sentences of other intents each sentence is compared
-            with.
-        max_hops: How many steps of (6) propagation takes at most (at least 1).
-    """
-
-    candidates: int = 5
-    max_hops: int = 1
-
-    def __post_init__(self) -> None:
-        if self.max_hops < 1:
-            raise UsageError("--max-hops must be at least 1")
 
 
 @dataclass(frozen=True)
@@ -160,10 +79,10 @@ class OutputOptions:
     force: bool = False
 
     def __post_init__(self) -> None:
-        _one_of("graph files", self.graph_files, GraphFiles)
-        _one_of("aligned format", self.aligned_format, AlignedFormat)
+        one_of("graph files", self.graph_files, GraphFiles)
+        one_of("aligned format", self.aligned_format, AlignedFormat)
         if self.layout is not None:
-            _one_of("layout", self.layout, Layout)
+            one_of("layout", self.layout, Layout)
 
 
 @dataclass(frozen=True)

@@ -240,7 +240,6 @@ def _graph_files(out: Path, summary: dict, edges: int, graph: Callable[[], nx.Gr
             (out / name).unlink()  # a previous run's graph would not match these outputs
     if whole is not None:
         data = nx.node_link_data(whole, edges="edges")
-        data["graph"] = {k: v for k, v in data["graph"].items() if not k.startswith("_")}
         with atomic_file(out / "graph.json") as f:
             json.dump(data, f, ensure_ascii=False)
             f.write("\n")

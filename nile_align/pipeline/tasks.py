@@ -140,8 +140,8 @@ def hashes(values: Sequence[str]) -> np.ndarray:
 
 
 def scan(raw: Any, first_row: int, columns: PairColumns, name: str, lenient: bool,
-         edits: list[dict], hashed: bool, seen: tuple[np.ndarray, np.ndarray] | None = None,
-         lexicon: Lexicon | None = None) -> tuple[Placed, tuple[Any, dict, dict]]:
+         edits: list[dict], hashed: bool, seen: tuple[np.ndarray, np.ndarray] | None,
+         lexicon: Lexicon) -> tuple[Placed, tuple[Any, dict, dict]]:
     """Load a chunk of the input (or take a chunk of a corpus already loaded:
     :func:`nile_align.corpus.load_pairs`), read its sentences once; return what places its
     pairs (small, for the driver) and the loaded rows with their readings (for the
@@ -213,20 +213,10 @@ def seen_keys(texts: Sequence[str], intent_keys: np.ndarray,
 
 
 def pack(statement: Any) -> bytes:
-    """A statement as bytes, without the shipped vocabulary and English it was read with
-    (None means those: each statement would otherwise carry a reference to them)."""
-    import copy
+    """A statement as bytes (the shipped vocabulary and English left out: see
+    :meth:`~nile_align.english.statement.Statement.__getstate__`)."""
     import pickle
 
-    from ..english.data import english
-    from ..english.vocabulary import vocabulary
-
-    if statement.vocab is vocabulary() or statement.english is english():
-        statement = copy.copy(statement)  # its cached key and core kept
-        if statement.vocab is vocabulary():
-            object.__setattr__(statement, "vocab", None)
-        if statement.english is english():
-            object.__setattr__(statement, "english", None)
     return pickle.dumps(statement, protocol=5)
 
 
@@ -379,7 +369,7 @@ class PartitionSettings:
     keep_graph: bool
     where: str
     layout: str
-    lexicon: Lexicon | None
+    lexicon: Lexicon
 
 
 class NoScores:
@@ -452,10 +442,8 @@ def check_partition(settings: PartitionSettings, n: int, cross: tuple[np.ndarray
     with collector_paused():
         judges = settings.judges
         g = build_graph(corpus, judges.score or NoScores(judges.signature),
-                        template=settings.judging.template,
-                        candidates=settings.rules.candidates, decisions=settings.decisions,
-                        judge=judges.judge, para_judge=judges.para_judge,
-                        scores=settings.judging.scores, known=known,
+                        judging=settings.judging, rules=settings.rules, judges=judges,
+                        decisions=settings.decisions, known=known,
                         cross=cross_facts(corpus, known, cross), lexicon=settings.lexicon)
         propagate(g, max_hops=settings.rules.max_hops)
         flags = check(g)
@@ -487,8 +475,7 @@ def check_partition(settings: PartitionSettings, n: int, cross: tuple[np.ndarray
             # line breaks (a sentence quoted in CSV).
             write_lines(where / f"{kind}-{n}",
                          (merge_key(k) + "\t" + line + END for k, line in lines))
-    for k in [k for k in g.graph if k.startswith("_")]:
-        del g.graph[k]
+    g.release()
     graph = g if settings.keep_graph else None
     result = PartitionSummary(
         counts=counts, meta=summary_meta(g), edges=g.number_of_edges(),

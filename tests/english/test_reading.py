@@ -9,6 +9,7 @@ import pytest
 
 from nile_align.cli import main
 from nile_align.english import reading
+from nile_align.english.lexicon import shipped
 from nile_align.english.reading import read
 from nile_align.english.statement import StatedAmount, Statement
 
@@ -172,7 +173,9 @@ def test_key_orders_amounts_whose_cues_are_partly_unsaid():
     corpus once stopped here: None compared with "max")."""
     said = StatedAmount("rate", 1e7, "max", None, None, False, (0, 7), "10 Mbps")
     unsaid = StatedAmount("rate", 1e7, None, "upload", None, False, (9, 16), "10 Mbps")
-    statement = Statement("", (said, unsaid), (), (), {}, None, None, None, ())
-    swapped = Statement("", (unsaid, said), (), (), {}, None, None, None, ())
+    lexicon = shipped()
+    read_with = {"vocab": lexicon.vocabulary, "english": lexicon.english}
+    statement = Statement("", (said, unsaid), (), (), {}, None, None, None, (), **read_with)
+    swapped = Statement("", (unsaid, said), (), (), {}, None, None, None, (), **read_with)
     assert statement.key == swapped.key
     assert len(statement.key[0]) == 2

@@ -15,6 +15,7 @@ from nile_align.errors import CorpusError, UsageError
 from nile_align.graph.blocking import bucket_pairs, candidate_pairs, signatures
 from nile_align.graph.checker import PAPER, check, summarize
 from nile_align.graph.translation import (
+    TranslationGraph,
     align_edges,
     build_graph,
     intent_id,
@@ -80,10 +81,28 @@ def rules(flags) -> list[tuple[str, tuple]]:
 
 def run(rows, scores, **kw):
     table = Table(scores)
-    g = build_graph(corpus(rows), table, candidates=kw.pop("candidates", 10),
-                    decisions=kw.pop("decisions", None), threshold=kw.pop("threshold", 0.0))
+    g = build_graph(corpus(rows), table, rules=GraphRules(candidates=kw.pop("candidates", 10)),
+                    decisions=kw.pop("decisions", None),
+                    judging=JudgeOptions(threshold=kw.pop("threshold", 0.0)))
     inferred = propagate(g, max_hops=kw.pop("max_hops", 1))
     return g, check(g), inferred, table
+
+
+def test_the_graph_keeps_its_readings_beside_what_it_writes():
+    """A TranslationGraph is a networkx graph whose attributes are all data (JSON); each
+    sentence's statement, the pairs' marks and the facts' verdicts ride beside them, and
+    release() lets them go (a graph kept after its check holds nodes and edges only)."""
+    g, flags, _, _ = run([(I1, N1), (I1, N2), (I2, N3)], {})
+    assert isinstance(g, TranslationGraph) and flags is not None
+    json.dumps(g.graph)  # no reading, reader or tuple-keyed table among them
+    s = sentence_id(N1)
+    assert g.statement(s) is g.statements[N1] and g.statements[N1].text
+    assert g.marks and g.guided
+    before = g.number_of_edges()
+    g.release()
+    assert (g.statements, g.marks, g.guided) == ({}, {}, {})
+    assert g.number_of_edges() == before
+    assert g.statement(s).text == g.statements[N1].text  # read again, with its lexicon
 
 
 def test_scores_nile_once_as_reference_and_sentences_both_ways():
@@ -410,7 +429,7 @@ def test_a_model_without_evidence_leaves_the_facts_to_decide_and_paraphrases_unk
     rows = [(I1, N1), (I1, N4), (I1, N2)]
     scores = {(I1, N1): -3, (I1, N4): 5, (I1, N2): 5, (N1, N2): -9, (N2, N1): -9}
     table = Table(scores)
-    g = build_graph(corpus(rows), table, judge=nil, para_judge=para_nil)
+    g = build_graph(corpus(rows), table, judging=JudgeOptions(judge=nil, para_judge=para_nil))
     propagate(g)
     flags = check(g)
     verdicts = {g.nodes[s]["text"]: e["verdict"] for _, s, e in align_edges(g)}

@@ -24,6 +24,7 @@ import pandas as pd
 import pytest
 
 from nile_align.corpus import PairColumns, iter_pair_chunks, load_pairs, pairs_of
+from nile_align.english.lexicon import shipped
 from nile_align.errors import UsageError
 from nile_align.graph.decisions import Decisions
 from nile_align.graph.translation import build_graph, sentence_id
@@ -245,12 +246,15 @@ def test_a_chunk_reads_only_what_no_earlier_chunk_read(tmp_path):
     again = raw.iloc[:500].assign(id=lambda d: d["id"] + "-again")
     other = raw.iloc[:2].assign(id="other", nile="for endpoint('guests') block service('ssh')")
     columns, seen = PairColumns(), Seen()
-    places, (_, statements, pairs) = scan(raw.iloc[:500], 1, columns, "c", False, [], False)
+    places, (_, statements, pairs) = scan(raw.iloc[:500], 1, columns, "c", False, [], False, None,
+                                           shipped())
     assert statements and pairs
     seen.add(places.read)
-    _, (_, statements, pairs) = scan(again, 501, columns, "c", False, [], False, seen.keys())
+    _, (_, statements, pairs) = scan(again, 501, columns, "c", False, [], False, seen.keys(),
+                                     shipped())
     assert not statements and not pairs  # every sentence and pair read already
-    _, (_, statements, pairs) = scan(other, 1001, columns, "c", False, [], False, seen.keys())
+    _, (_, statements, pairs) = scan(other, 1001, columns, "c", False, [], False, seen.keys(),
+                                     shipped())
     assert set(statements) == set(other["text"]) and len(pairs) == 2
     corpus = tmp_path / "repeated.csv"
     pd.concat([raw, again, other]).to_csv(corpus, index=False)
@@ -293,8 +297,9 @@ def test_plan_keeps_every_edge_a_check_acts_on_inside_one_partition(tmp_path):
     corpus = neat_like(3000, tmp_path / "c.csv")
     raw = pd.read_csv(corpus, dtype=str, keep_default_na=False)
     columns, engine = PairColumns(), LocalEngine(1)
-    places, chunks = zip(*(scan(raw.iloc[k:k + 700], k + 1, columns, "c", False, [], False)
-                           for k in range(0, len(raw), 700)))
+    lexicon = shipped()
+    places, chunks = zip(*(scan(raw.iloc[k:k + 700], k + 1, columns, "c", False, [], False,
+                                None, lexicon) for k in range(0, len(raw), 700)))
     found = find_candidates(engine, list(chunks), list(places), 5, PARA, None, 3, False,
                             False, None, "net")
     live = list(zip(*(h.tolist() for h in found.live)))
@@ -308,8 +313,8 @@ def test_plan_keeps_every_edge_a_check_acts_on_inside_one_partition(tmp_path):
     part_of = dict(zip(hashes(("s" + ids).tolist()).tolist(), valid["part"]))
     assert live and all(part_of[u] == part_of[v] for u, v in live)
     # The same candidates as one process: every cross-intent pair of its graph.
-    g = build_graph(load_pairs(str(corpus)), lambda a, b: [0.0] * len(a), judge=JUDGE,
-                    para_judge=PARA)
+    g = build_graph(load_pairs(str(corpus)), lambda a, b: [0.0] * len(a),
+                    judging=JudgeOptions(judge=JUDGE, para_judge=PARA))
 
     def intents(n: str) -> set[str]:
         return {i for i in g.neighbors(n) if i.startswith("i:")}
