@@ -24,14 +24,9 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?\n:]\s*|^\s*[-•*]\s*)$")
 _ABBREVIATION = re.compile(r"\(\s*[A-Z][A-Z0-9.&/-]{1,7}s?\s*\)")
 
 
-#: A list's enumerator: "1)", "2.", "(ii)", "a)".
-_ENUMERATOR = re.compile(r"(?:^|(?<=\n)|(?<=: )|(?<=, )|(?<=; )|(?<=\sand )|(?<=\sor ))[ \t]*"
-                         r"(?:\(?\d{1,2}[.)]|\(?[ivx]{1,4}\)|\(?[a-h]\))(?=\s)")
 
 
 _UTTERANCE = re.compile(r"[.!?\n:]")
-#: ", the PC Telephone service": an appositive that holds a name.
-_NAMED_APPOSITIVE = re.compile(r",\s+the\s+.*[A-Z]", re.S)
 _CAPITALISED = re.compile(r"(?:\b[A-Z][\w-]*\s+){1,6}$")
 
 
@@ -74,7 +69,7 @@ def find_asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...
         ("boilerplate", "reference"), ("boilerplate", "document"),
         ("boilerplate", "organisation"),
         ("boilerplate", "initials")) for m in e[name].finditer(text) if m.end() > m.start()]
-    framing += [("framing", m.span()) for m in _ENUMERATOR.finditer(text)]
+    framing += [("framing", m.span()) for m in e["enumerator"].finditer(text)]
     plain = blank(text, framing)
     # A greeting names whom it greets: words that say a policy ("hey can you block FTP,")
     # are the request, not a name; where the text then says "you", whom it greets is whom
@@ -118,6 +113,6 @@ def find_asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...
     # ", a video-calling app", ", the streaming service": a description; ", the PC Telephone
     # service" (a name in it) is the next member of a list.
     found += [("gloss", m.span()) for m in e["appositive"].finditer(plain)
-              if not _NAMED_APPOSITIVE.match(m.group(0))]
+              if not e["named_appositive"].match(m.group(0))]
     found += [("example", m.span()) for m in e["example"].finditer(plain)]
     return plain, tuple(sorted(found, key=lambda f: f[1]))

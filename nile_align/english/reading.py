@@ -798,7 +798,7 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
         + [m.span for m in r.mentions] + [h.span for hs in r.hits.values() for h in hs] \
         + list(r.addresses)
     # Each fact-like token holds a digit: a sentence without one has none.
-    for m in _FACT_LIKE.finditer(text) if _DIGITS.search(text) else ():
+    for m in r.english["fact_like"].finditer(text) if _DIGITS.search(text) else ():
         if any(a <= m.start() < b for a, b in taken):
             continue
         if m.group("number") and not _in_word_of_letters(text, m):
@@ -848,12 +848,6 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
             yield Unread(f"no polarity word for {i.text!r}", i.span, i.text, ("polarity",))
 
 
-#: Tokens that look like a fact: a number, a clock or a date in a form the rules did not
-#: read ("9a", "1-30/11", "2130", "9ish"); a number inside a name ("POP3") is none.
-_FACT_LIKE = re.compile(r"(?<![\w/.:])(?P<number>\d+(?:[.,]\d+)?)(?![\w/:]|\.\d)|"
-                        r"(?<![\w/.:])(?P<clock>\d{1,4}(?:[:.h]\d{2}|[ap]m?|h(?:rs?)?)|"
-                        r"\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?)(?![\w:])|"
-                        r"(?<![\w/.:])(?P<token>\d+[a-z]+\w*(?:[-/]\w+)*)", re.I)
 
 
 def _role(name: StatedName, role: str) -> StatedName:

@@ -157,7 +157,7 @@ class Statement:
 
     def __getstate__(self) -> dict:
         # Sent to another process, a statement read with the shipped vocabulary and English
-        # carries None for them (a reference each would cost more than the statement);
+        # carries None for them (not a reference to each, in every statement of a chunk);
         # __setstate__ puts the shipped ones back.
         state = dict(self.__dict__)
         if state["vocab"] is vocabulary():

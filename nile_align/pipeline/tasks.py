@@ -213,8 +213,8 @@ def seen_keys(texts: Sequence[str], intent_keys: np.ndarray,
 
 
 def pack(statement: Any) -> bytes:
-    """A statement as bytes (the shipped vocabulary and English left out: see
-    :meth:`~nile_align.english.statement.Statement.__getstate__`)."""
+    """A statement as bytes (the shipped vocabulary and English left out: a
+    :class:`~nile_align.english.statement.Statement` pickles so)."""
     import pickle
 
     return pickle.dumps(statement, protocol=5)
