@@ -35,10 +35,12 @@ def parse_number(said: str, e: English) -> float:
             current += e.number_units[w]
         elif w in e.number_tens:
             current += e.number_tens[w]
-        elif w == "hundred":
-            current = max(current, 1) * 100
-        elif w == "thousand":
-            total, current = (total + max(current, 1)) * 1000, 0
+        elif w in e.multipliers:
+            times = e.multipliers[w]
+            if times < 1000:  # "two hundred": of the number before it
+                current = max(current, 1) * times
+            else:  # "five thousand": a group closed
+                total, current = (total + max(current, 1)) * times, 0
     return total + current
 
 

@@ -198,6 +198,8 @@ class English:
     letter_words: frozenset[str] = frozenset()
     #: Words said between spelled letters for a mark ("h dot three two three").
     letter_joiners: dict[str, str] = field(default_factory=dict)
+    #: What a scale word multiplies by ("hundred" -> 100).
+    multipliers: dict[str, int] = field(default_factory=dict)
     #: Words for one ("a gig") and for a half ("half a gig").
     ones: frozenset[str] = frozenset()
     halves_said: frozenset[str] = frozenset()
@@ -299,6 +301,7 @@ def load_english(text: str) -> English:
         no_names=frozenset(names["not_names"].split()) | frozenset(
             names["function_words"].split()) | frozenset(names["generic_nouns"].split()),
         ones=frozenset(numbers["one"]),
+        multipliers=dict(numbers["multipliers"]),
         letter_words=frozenset(
             [p + r for p in letters + [""] for r in units["rates"]]
             + [p + b for p in letters for b in units["either"]]

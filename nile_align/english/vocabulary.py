@@ -87,6 +87,7 @@ class Vocabulary:
         self.exact = frozenset(w.casefold() for w in data.get("words", {}).get("exact", []))
         self.short = {k.casefold(): v.casefold()
                       for k, v in data.get("words", {}).get("short", {}).items()}
+        reversed_by = [tuple(j.split()) for j in data.get("words", {}).get("reversed", [])]
         # Corpora repeat their sentences and values: each is read once.
         self.analyse = functools.lru_cache(maxsize=4096)(self._analyse)
         self.words = functools.lru_cache(maxsize=65536)(self._words)
@@ -106,9 +107,9 @@ class Vocabulary:
                 said = [w for w in (self.words(x) for x in [value, *aliases]) if w]
                 forms.update(said)
                 # A two-word name said the other way round, as translated English does:
-                # "transfer of files", "the network of the guests".
-                forms.update(form for a, b in (w for w in said if len(w) == 2)
-                             for form in ((b, "of", a), (b, "of", "the", a)))
+                # "transfer of files", "the network of the guests" ([words] reversed).
+                forms.update((b, *joined, a) for a, b in (w for w in said if len(w) == 2)
+                             for joined in reversed_by)
         self._class: dict[str, frozenset[str]] = {}
         for group in data.get("equivalent", {}).get("classes", []):
             members = frozenset(v.casefold() for v in group)
