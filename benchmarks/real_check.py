@@ -207,12 +207,16 @@ OUTRO = [
     "targets loses its direction, \"only\" blocks the rest, two clauses with their own "
     "targets are two policies, and what Nile cannot state (a relative change, a share of a "
     "group, a limit per device, a minimum quota) is `not_aligned` (`clause`, `path`, "
-    "`unstateable`).", "",
+    "`unstateable`).",
+    "- **A deployment's conventions**: Lumi's (`--vocabulary lumi`) read a limit said for "
+    "every member of a target (\"for every student in dorms limit downloads to 10 GB\", "
+    "\"limit every outgoing link\") as each member's, which Nile cannot state, as both sets' "
+    "labellers did (`each_member_limit`); the shipped vocabulary keeps NEAT's reading, the "
+    "group's quota (`unstateable`).", "",
     "What is left, read (not taught: each is one or two rows). Wrong intents approved: "
     "a known target beside another with no word between, read as one name (\"students "
-    "labs\", \"the DMZ labs traffic\", \"student traffic in classrooms\"); \"every "
-    "student\" and \"every outgoing link\" read as the group, where the limit is each "
-    "member's (2 and 1); who does the inspecting (\"Bob inspects ...\", 2); a clause "
+    "labs\", \"the DMZ labs traffic\", \"student traffic in classrooms\"); who does "
+    "the inspecting (\"Bob inspects ...\", 2); a clause "
     "with no value dropped (\"limit bandwidth for everyone and ...\"); \"music "
     "streaming\" written as all streaming; a muddled request. Right intents "
     "`not_aligned`: two Lumi intents that start a window at `24:00` and two LLM ones that "

@@ -657,17 +657,22 @@ def _beside_a_name(r: Reading, hit: Hit) -> bool:
 def _unstated(intent: Intent, ctx: _Context) -> list[Finding]:
     """What the sentence asks that Nile cannot state as asked, so that no intent is it: a
     change relative to the limit in place ("raise the cap by 20 Mbps", "double the quota"),
-    a share of a group ("some of the students"), a limit per device or per person; and a
-    direction of traffic ("incoming", "outbound") where the intent has no path and no
-    quota to give it."""
+    a share of a group ("some of the students"), a limit per device or per person, or for
+    each member where the deployment's conventions read "every student ... 10 GB" so; and a
+    direction of traffic ("incoming", "outbound") where the intent has no path and no quota
+    to give it."""
     r, out = ctx.r, []
     individual = any(f.value.casefold() in ctx.vocab.individual for f in ctx.ends)
+    # "every student ... 10 GB": each student's limit, where the deployment reads it so
+    per_member = ctx.vocab.conventions.get("each_member_limit") == "per member"
     for cue, what in (("relative", "a change relative to the limit in place"),
                       ("share", "a share of a group"),
-                      ("per_member", "a limit for each device or person of a target")):
+                      ("per_member", "a limit for each device or person of a target"),
+                      ("each_member", "a limit for each member of a target")):
         for hit in r.cues(cue):
             if r.described(hit.span) or (cue == "share" and not _beside_a_name(r, hit)) or (
-                    cue == "per_member" and individual):
+                    cue in ("per_member", "each_member") and individual) or (
+                    cue == "each_member" and not (r.amounts and per_member)):
                 continue  # "the host ... 4 Mb/s per user": one each, as the host is
             out.append(Finding("request", f"no {cue.replace('_', ' ')}", "contradicted",
                                hit.span, f"Nile cannot state {what}: {hit.text.strip()!r}",

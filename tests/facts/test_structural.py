@@ -277,3 +277,26 @@ def test_facts_cli_invalid_nile_is_not_aligned(capsys):
     nile = "for group('professors') set quota('download', '50', 's')"
     assert main(["facts", nile, "cap professors at 50", "--format", "json"]) == 1
     assert "unknown quota unit 's'" in json.loads(capsys.readouterr().out)["reasons"][0]
+
+
+def test_a_limit_for_every_member_is_each_members_where_the_deployment_reads_it_so():
+    """Lumi's conventions read "for every student ... 10 GB" as each student's limit, which
+    Nile cannot state (not aligned, named); the shipped vocabulary keeps NEAT's reading, the
+    group's quota. With no amount, "every user" names everyone; "every user group" is the
+    group."""
+    from nile_align.english.lexicon import lexicon
+
+    quota = parse("for group('students') set quota('download', '10', 'gb/wk')")
+    said = "For every student, limit downloads to 10 GB per week"
+    lumi = lexicon("lumi")
+
+    def unmatched(intent, text, lx=None):
+        return [(f.fact, f.status) for f in check_facts(intent, text, lexicon=lx)
+                if f.status != "matched"]
+
+    assert unmatched(quota, said) == []
+    assert unmatched(quota, said, lumi) == [("no each member", "contradicted")]
+    group = parse("for group('users') set quota('upload', '1', 'gb/d')")
+    assert unmatched(group, "Every user group gets an upload quota of 1 GB per day", lumi) == []
+    block = parse("for group('users') block service('netflix')")
+    assert unmatched(block, "Block Netflix for every user", lumi) == []
