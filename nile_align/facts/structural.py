@@ -664,7 +664,7 @@ def _unstated(intent: Intent, ctx: _Context) -> list[Finding]:
     r, out = ctx.r, []
     individual = any(f.value.casefold() in ctx.vocab.individual for f in ctx.ends)
     # "every student ... 10 GB": each student's limit, where the deployment reads it so
-    per_member = ctx.vocab.conventions.get("each_member_limit") == "per member"
+    members_apart = ctx.vocab.conventions.get("each_member_limit") == "per member"
     for cue, what in (("relative", "a change relative to the limit in place"),
                       ("share", "a share of a group"),
                       ("per_member", "a limit for each device or person of a target"),
@@ -672,7 +672,7 @@ def _unstated(intent: Intent, ctx: _Context) -> list[Finding]:
         for hit in r.cues(cue):
             if r.described(hit.span) or (cue == "share" and not _beside_a_name(r, hit)) or (
                     cue in ("per_member", "each_member") and individual) or (
-                    cue == "each_member" and not (r.amounts and per_member)):
+                    cue == "each_member" and not (r.amounts and members_apart)):
                 continue  # "the host ... 4 Mb/s per user": one each, as the host is
             out.append(Finding("request", f"no {cue.replace('_', ' ')}", "contradicted",
                                hit.span, f"Nile cannot state {what}: {hit.text.strip()!r}",

@@ -29,7 +29,6 @@ from .translation import (
     para_verdict,
     propagate,
     shared_facts,
-    statement,
 )
 
 __all__ = ["Flag", "PAPER", "RULES", "add_counts", "check", "flag_order", "summarize",
@@ -158,7 +157,7 @@ class _Flagger:
         g = self.g
         out = []
         for a, b in ((n1, n2), (n2, n1)):
-            for f in compare(statement(g, a), statement(g, b)).facts:
+            for f in compare(g.statement(a), g.statement(b)).facts:
                 if f.status != "kept":
                     out.append({"in": g.nodes[a]["text"], **f.to_dict(),
                                 "intent": self.intent_states(i, f, a)})

@@ -363,17 +363,12 @@ def intent_free(g: TranslationGraph, s: str) -> bool:
     return not any(g.edges[s, n]["kind"] == "align" for n in g.neighbors(s))
 
 
-def statement(g: TranslationGraph, s: str) -> Statement:
-    """The statement of sentence node ``s`` (read once, kept with the graph)."""
-    return g.statement(s)
-
-
 def _para_facts(g: TranslationGraph, u: str, v: str) -> dict:
     """The fact comparison of a sentence pair, both ways (u→v, v→u), as stored on its edge:
     each direction's verdict from facts and the facts it rests on."""
     from .evidence import compared
 
-    uv, vu = compared(statement(g, u), statement(g, v))
+    uv, vu = compared(g.statement(u), g.statement(v))
     return {"facts_uv": uv, "facts_vu": vu}
 
 
@@ -463,7 +458,7 @@ def shared_facts(g: TranslationGraph, u: str, v: str) -> list[str]:
     """The facts both sentences state (each kept in both directions), in words."""
     from ..facts.paraphrase import compare
 
-    su, sv = statement(g, u), statement(g, v)
+    su, sv = g.statement(u), g.statement(v)
     back = {f.fact for f in compare(sv, su).kept()}
     return [f"{f.kind} {f.fact}" for f in compare(su, sv).kept()
             if f.fact in back and f.kind != "unread"]
