@@ -9,7 +9,8 @@ each register a ``dev`` part (read while the rules were changed), then ``held`` 
 ``final``, ``test``, ``fifth`` and ``sixth`` parts (each measured once, then read) and a
 ``seventh`` part (measured once, at the end). Two registers added by issue 40 (``chatbot``,
 ``notice``) have one ``blind`` part each: another register's development intents, in order,
-written once and measured once, at the end.
+written once and measured once, at the end; two more (``opschat``, ``minutes``), written after
+those were read, have an ``unseen`` part made the same way.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ SEED = 30
 #: Registers of issue 40, each translating another register's development intents:
 #: register -> (that register, the prefix of the ids).
 NEW = {"chatbot": ("policy", "cb"), "notice": ("helpdesk", "nt")}
+#: Two more, written after the first two were read (the ``unseen`` part), the same way.
+UNSEEN = {"opschat": ("email", "oc"), "minutes": ("nonnative", "mn")}
 
 #: Hour windows as operators set them (NEAT's sample has only 10:00–20:00).
 HOURS = [("08:00", "17:00"), ("09:00", "17:30"), ("21:30", "06:00"), ("00:00", "07:00"),
@@ -140,13 +143,14 @@ def main() -> None:
         for k, register in enumerate(REGISTERS):
             again = list(written[(REGISTERS[(k + shift) % len(REGISTERS)], source)])
             write({(register, part): again}, rng, lift=False)
-    for register, (source, prefix) in NEW.items():
-        with open(HERE / f"intents-{register}-blind.tsv", "w", encoding="utf-8",
-                  newline="") as f:
-            w = csv.writer(f, delimiter="\t", lineterminator="\n")
-            w.writerow(["id", "nile"])
-            for k, nile in enumerate(written[(source, "dev")], 1):
-                w.writerow([f"{prefix}b-{k:02d}", nile])
+    for part, registers in (("blind", NEW), ("unseen", UNSEEN)):
+        for register, (source, prefix) in registers.items():
+            with open(HERE / f"intents-{register}-{part}.tsv", "w", encoding="utf-8",
+                      newline="") as f:
+                w = csv.writer(f, delimiter="\t", lineterminator="\n")
+                w.writerow(["id", "nile"])
+                for k, nile in enumerate(written[(source, "dev")], 1):
+                    w.writerow([f"{prefix}{part[0]}-{k:02d}", nile])
 
 
 def write(sets: dict[tuple[str, str], list[str]], rng: random.Random, *,
