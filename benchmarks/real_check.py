@@ -212,13 +212,17 @@ OUTRO = [
     "every member of a target (\"for every student in dorms limit downloads to 10 GB\", "
     "\"limit every outgoing link\") as each member's, which Nile cannot state, as both sets' "
     "labellers did (`each_member_limit`); the shipped vocabulary keeps NEAT's reading, the "
-    "group's quota (`unstateable`).", "",
+    "group's quota (`unstateable`).",
+    "- **English's own structure**: a plural name before a place is whose the place is "
+    "(\"students labs\": the labs), so an intent that keeps only the students drops the "
+    "place; a word before a kind of item narrows it (\"music streaming\"); a rate asked "
+    "for with no amount (\"limit bandwidth for everyone and ...\") is a limit the intent "
+    "lacks (`target`, `item`, `other`).", "",
     "What is left, read (not taught: each is one or two rows). Wrong intents approved: "
-    "a known target beside another with no word between, read as one name (\"students "
-    "labs\", \"the DMZ labs traffic\", \"student traffic in classrooms\"); who does "
-    "the inspecting (\"Bob inspects ...\", 2); a clause "
-    "with no value dropped (\"limit bandwidth for everyone and ...\"); \"music "
-    "streaming\" written as all streaming; a muddled request. Right intents "
+    "\"the DMZ labs traffic\" (a singular name before a place reads as one compound, as "
+    "\"guest wifi\" must), \"student traffic in classrooms\" (an English word where a "
+    "place stands is doubt only where the intent's target is the deployment's default); "
+    "who does the inspecting (\"Bob inspects ...\", 2); a muddled request. Right intents "
     "`not_aligned`: two Lumi intents that start a window at `24:00` and two LLM ones that "
     "write `unset bandwidth()`, which strict Nile refuses (the labellers took both for "
     "Lumi's dialect), a limit said in gigabytes where users mean gigabits (\"5gb\" for 5 "

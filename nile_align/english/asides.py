@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from .amounts import find_amounts
 from .cues import Span
 from .data import English
 from .times import find_dates, find_times
@@ -51,7 +52,8 @@ def find_asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...
     passes, each on what the one before left: the framing (fillers, a subject line, a
     closing and its signature, boilerplate references, enumerators), then the words around
     the policy (a greeting, an utterance's opening words, a chat model's lead-in and
-    sign-off, context, rationale), then the glosses and examples, which stay readable."""
+    sign-off, context, rationale, a sentence about the rule itself), then the glosses,
+    examples and a headline, which stay readable."""
     found: list[tuple[str, Span]] = []
 
     def blank(plain: str, new: list[tuple[str, Span]]) -> str:
@@ -93,6 +95,12 @@ def find_asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...
     around += [("context", m.span()) for m in e["context"].finditer(plain)
                if m.end() > m.start()]
     around += [("context", m.span()) for m in e["speaker"].finditer(plain)]
+    around += [("contact", m.span()) for m in e["contact"].finditer(plain)
+               if m.end() > m.start()]
+    # A sentence about the rule (where it does not hold, its end): read only where it gives
+    # an amount ("Outside those hours the cap is 50 Mbps" says one).
+    around += [("rule", m.span()) for m in e["rule_state"].finditer(plain)
+               if m.end() > m.start() and not find_amounts(m.group(0), e)]
     for m in e["why"].finditer(plain):
         start, end = m.span()
         if e["stating_opener"].match(plain, start) and e["amount"].search(plain, start, end):
@@ -115,4 +123,9 @@ def find_asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...
     found += [("gloss", m.span()) for m in e["appositive"].finditer(plain)
               if not e["named_appositive"].match(m.group(0))]
     found += [("example", m.span()) for m in e["example"].finditer(plain)]
+    # A headline restates the text under it in fewer words ("Video calling blocked 10-20
+    # May"): what it names describes, and its verbs say nothing the text under it does not.
+    if (m := e["headline"].match(plain)) and any(
+            e.cue[c].search(plain, m.end()) for c in e.fact_cues):
+        found.append(("headline", m.span()))
     return plain, tuple(sorted(found, key=lambda f: f[1]))

@@ -37,6 +37,9 @@ from .vocabulary import ITEMS, Mention, Sentence, Vocabulary, vocabulary
 
 __all__ = ["MAX_SENTENCE", "Reading", "read", "reader"]
 
+#: The asides that describe: what they name is no fact of its own, their verbs say nothing.
+DESCRIBING = ("gloss", "example", "headline")
+
 
 # --- the reading ----------------------------------------------------------------------------
 
@@ -70,7 +73,7 @@ class Reading:
         """Whether ``span`` stands in a gloss or an example: it describes a name, and what
         it names is never a fact of its own."""
         return any(a <= span[0] and span[1] <= b for kind, (a, b) in self.asides
-                   if kind in ("gloss", "example"))
+                   if kind in DESCRIBING)
 
     # --- cues ---
 
@@ -434,7 +437,7 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     typos = _typos(words, named, vocab, e)
     mentions = tuple(sorted(named + [m for m, _ in typos], key=lambda m: m.span))
     asides = _described(text, mentions, asides, e)
-    glosses = [span for kind, span in asides if kind in ("gloss", "example")]
+    glosses = [span for kind, span in asides if kind in DESCRIBING]
     names = [m.span for m in mentions]
     digits = _DIGITS.search(text) is not None
     # Cheap tests of what any amount, clock time or date needs, before the full patterns.
@@ -509,13 +512,22 @@ def _overlaps(hits: dict[str, tuple[Hit, ...]], clauses: list[Span],
     """Words two cue families share, each made one of them by the first rule of
     ``e.overlaps`` that applies to its clause ("restricted to 9 bps" bounds, "FTP is
     restricted" blocks)."""
+    def kinds(a: int, b: int) -> set[tuple[bool, bool]]:
+        return {("middleboxes" in m.categories, bool(m.categories & ITEMS)) for m in mentions
+                if a <= m.span[0] < b} - {(False, False)}
+
     def names(clause: Span) -> set[str]:
         a, b = clause
         said = {"amount"} if any(a <= x.span[0] < b for x in amounts) else set()
-        for m in mentions:
-            if a <= m.span[0] < b:
-                said |= {"middlebox"} if "middleboxes" in m.categories else set()
-                said |= {"item"} if m.categories & ITEMS else set()
+        here = kinds(a, b)
+        # A name of both ("NAT": a protocol and a middlebox) takes the side the text's other
+        # names take: "Listserv, BitTorrent and NAT are no longer permitted" blocks items.
+        side = kinds(0, clauses[-1][1]) if here == {(True, True)} else here
+        boxes, items = (True, False) in side, (False, True) in side
+        said |= {"middlebox"} if here and (boxes or not items) and (True, True) in here \
+            or (True, False) in here else set()
+        said |= {"item"} if here and (items or not boxes) and (True, True) in here \
+            or (False, True) in here else set()
         return said
 
     dropped: set[tuple[str, Span]] = set()

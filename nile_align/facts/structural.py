@@ -31,7 +31,7 @@ from ..english.data import known_word
 from ..english.lexicon import Lexicon, reading_of
 from ..english.reading import Reading
 from ..english.statement import Said, Window
-from ..english.vocabulary import ITEMS, Mention, Vocabulary, spelled
+from ..english.vocabulary import ITEMS, Mention, Vocabulary, spelled, stem
 from ..nile.intent import Bandwidth, Function, Intent, Quota, Schedule
 
 __all__ = ["CATEGORIES", "Finding", "category", "check_facts", "contradictions", "decisive",
@@ -497,12 +497,16 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
 
 def _narrowed(ctx: _Context) -> list[Finding]:
     """A word that qualifies a place's name ("the female students", "for international
-    students"): a part of the target, which the name the intent has does not say (doubt).
-    Where the intent's own name holds the word ("female students"), it is the intent's."""
+    students") or a kind of item ("any music streaming"): a part of the target or of the
+    item, which the name the intent has does not say (doubt). Where the intent's own name
+    holds the word ("female students"), it is the intent's."""
     r, out = ctx.r, []
     for m in ctx.mentions:
-        if m.categories != {"targets"} or any(ctx.vocab.is_implicit(k) for k in m.keys) or \
-                any(a <= m.span[0] < b and a < m.span[0] for a, b in ctx.named):
+        place = m.categories == {"targets"}
+        kind = bool(m.categories & ITEMS) and all(ctx.vocab.is_generic(k) for k in m.keys)
+        if not (place or kind) or any(ctx.vocab.is_implicit(k) for k in m.keys) or \
+                any(a <= m.span[0] < b and a < m.span[0] for a, b in ctx.named) or \
+                r.described(m.span):
             continue
         q = r.english["qualified"].search(ctx.text, max(0, m.span[0] - 40), m.span[0])
         if q is None:
@@ -512,8 +516,9 @@ def _narrowed(ctx: _Context) -> list[Finding]:
         if low in r.english.no_names or r.read_as_other((a, b)) or any(
                 x.span[0] <= a < x.span[1] for x in ctx.mentions) or r.english.swapped(low):
             continue
-        out.append(Finding("target", f"no {q.group(1)} {m.text}", "missing", (a, m.span[1]),
-                           f"{q.group(1)!r} qualifies {m.text!r}: a part of the target, which "
+        what = "target" if place else "item"
+        out.append(Finding(what, f"no {q.group(1)} {m.text}", "missing", (a, m.span[1]),
+                           f"{q.group(1)!r} qualifies {m.text!r}: a part of the {what}, which "
                            "the intent does not name?", True))
     return out
 
@@ -610,6 +615,11 @@ def _added_limits(ctx: _Context, intent: Intent) -> list[Finding]:
                  and (not numbers or u.span is None or _compared(ctx.r, u.span[0]))]:
         out.append(Finding("rate", "no amount", "missing", doubt[0].span,
                            _unread_detail(doubt, "a limit the intent lacks"), True))
+    if not numbers and not ctx.amounts and (asked := _limit_asked(ctx.r)) is not None:
+        out.append(Finding("rate", "no limit", "missing", asked.span,
+                           f"the sentence asks for a limit on {asked.text!r} and gives no "
+                           "amount: a limit the intent lacks, which Nile states only with "
+                           "one", True))
     for a in ctx.amounts:
         if a.span in ctx.used or ctx.r.described(a.span) or any(
                 u.kind == a.kind and abs(u.value - a.value) < 1e-6 * max(a.value, 1)
@@ -618,6 +628,18 @@ def _added_limits(ctx: _Context, intent: Intent) -> list[Finding]:
         out.append(Finding(a.kind, f"no {a.kind} {a.text}", "contradicted", a.span,
                            f"adds a limit {a.text!r}"))
     return out
+
+
+def _limit_asked(r: Reading) -> Hit | None:
+    """A rate or a quota named in a clause that bounds it, with no amount ("limit bandwidth
+    for everyone and ..."): a limit asked for, its value left unsaid. The noun is a word of a
+    limit that is no bound itself ("bandwidth", not "limit"); a lifted limit asks for none."""
+    if r.cues("lift"):
+        return None
+    bounds = r.cues("max") + r.cues("min")
+    return next((h for h in r.cues("limit_word")
+                 if not any(b.start < h.end and h.start < b.end for b in bounds)
+                 and any(r.clause(b.span) == r.clause(h.span) for b in bounds)), None)
 
 
 def _exclusive(intent: Intent, ctx: _Context) -> list[Finding]:
@@ -799,7 +821,17 @@ def _describes(m: Mention, ctx: _Context) -> bool:
         return not (listed or placed or ctx.r.marked(m.span, "from")
                     or ctx.r.marked(m.span, "to"))
     return any(c.span != m.span and c.span in ctx.claimed and _adjacent(m, c, ctx.text)
-               and c.categories == {"targets"} for c in ctx.mentions)
+               and c.categories == {"targets"} and not (_plural(c) and c.span[0] < m.span[0])
+               for c in ctx.mentions)
+
+
+def _plural(m: Mention) -> bool:
+    """Whether a name ends in a plural noun. An English compound's first noun is singular
+    ("student labs", "guest wifi"); a plural one is whose the next place is ("students
+    dorm", "students labs"): the place after it is the target, not a word describing it."""
+    last = m.text.split()[-1].casefold() if m.text.split() else ""
+    return len(last) > 3 and last.endswith("s") and not last.endswith("ss") and \
+        stem(last) != last
 
 
 def _whose(m: Mention, ctx: _Context, claimed: list[Mention]) -> Mention | None:
@@ -810,9 +842,11 @@ def _whose(m: Mention, ctx: _Context, claimed: list[Mention]) -> Mention | None:
 
 
 def _adjacent(a: Mention, b: Mention, text: str) -> bool:
-    """Whether two mentions stand side by side ("POP3 email", "IMAPS/HTTPS")."""
+    """Whether two mentions stand side by side ("POP3 email", "IMAPS/HTTPS"); a name in
+    brackets stands beside the one before it ("Video conferencing (H.323)", "POP3S (POPS)
+    mail")."""
     (s1, e1), (s2, e2) = sorted([a.span, b.span])
-    return re.fullmatch(r"[\s/-]*", text[e1:s2]) is not None
+    return re.fullmatch(r"[\s/()-]*", text[e1:s2]) is not None
 
 
 def _any(f: Function) -> bool:

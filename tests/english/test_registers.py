@@ -400,3 +400,84 @@ def test_a_limit_taken_out_by_a_pronoun_is_lifted(statement):
 
 def test_a_number_said_digit_by_digit_is_one_number(statement):
     assert ("rate", "9271 kbps max") in statement("cap guests at nine two seven one k b p s")
+
+
+# --- a notice's own shape (issue 40: the notice register, read after its one measurement) -
+
+NOTICE = [
+    # a headline restates the text under it in fewer words: its broader names are no items
+    # of their own, its verbs no polarity
+    ("for endpoint('labs') block traffic('H323 video conferencing'), service('netflix')",
+     "Video calls and Netflix off in the labs\n\nH.323 video conferencing and Netflix are "
+     "blocked for the labs."),
+    # a name in brackets stands beside the one before it
+    ("for traffic('H323 video conferencing') set bandwidth('max', '40', 'mbps')",
+     "Video conferencing (H.323) is capped at 40 Mbps."),
+    ("for endpoint('guests') block protocol('POPS')",
+     "Guests can no longer collect POP3S (POPS) mail."),
+    # a sentence about the rule itself: where it does not hold, when it ends
+    ("for group('guests') set bandwidth('max', '5', 'mbps') start hour('08:00') end "
+     "hour('17:00')", "Guests are capped at 5 Mbps from 08:00 to 17:00. Outside those hours "
+     "it does not apply."),
+    ("for endpoint('labs') block service('youtube') start hour('09:00') end hour('13:00')",
+     "Between 09:00 and 13:00 each day the labs cannot reach YouTube. Full access resumes "
+     "at 1 p.m. each afternoon."),
+    ("for group('staff') set quota('download', '5', 'gb/d')",
+     "Staff downloads are limited to 5 GB a day. We will lift these limits once the new "
+     "uplink is in."),
+    # a negated permission with an item that is also a middlebox's name (NAT)
+    ("for endpoint('labs') block service('netflix'), protocol('nat')",
+     "Netflix and NAT are no longer permitted in the labs."),
+    # "wherever it is going": a path's 'any' end
+    ("from endpoint('dorms') to endpoint('any') set bandwidth('max', '9', 'mbps')",
+     "The dorms' outgoing traffic, wherever it is headed, runs at no more than 9 Mbps."),
+    # a plural name before a place is whose the place is: the place is the target
+    ("for endpoint('labs') block service('netflix')", "block netflix for the students labs"),
+    # a sentence that sends the reader elsewhere, with an address
+    ("for endpoint('guests') block service('netflix')",
+     "Netflix is blocked for guests. For help, visit help.example.edu/netflix or call ext. "
+     "2211."),
+]
+
+
+@pytest.mark.parametrize("nile, sentence", NOTICE)
+def test_what_a_notice_says_around_its_policy_states_nothing(nile, sentence):
+    assert verdict(nile, sentence) == "aligned"
+
+
+NOTICE_WRONG = [
+    # a sentence outside the window that gives an amount says a policy
+    ("for group('guests') set bandwidth('max', '5', 'mbps') start hour('08:00') end "
+     "hour('17:00')", "Guests are capped at 5 Mbps from 08:00 to 17:00. Outside those hours "
+     "the cap is 50 Mbps."),
+    # a promise with a date is a lift on that date, read as one
+    ("for group('staff') set quota('download', '5', 'gb/d')",
+     "Staff downloads are limited to 5 GB a day. We will lift this limit after 1 June."),
+    # ... and the intent that names only whose it is drops the place
+    ("for group('students') block service('netflix')", "block netflix students labs"),
+    # a word before a kind of item narrows it: "music streaming" is not all streaming
+    ("for endpoint('labs') block traffic('streaming')", "block any music streaming in the labs"),
+    # a rate asked for with no amount is a limit the intent lacks
+    ("for endpoint('labs') add middlebox('firewall')",
+     "limit the bandwidth of the labs and put them behind the firewall"),
+]
+
+
+@pytest.mark.parametrize("nile, sentence", NOTICE_WRONG)
+def test_what_states_a_policy_beside_a_notice_is_still_read(nile, sentence):
+    assert verdict(nile, sentence) != "aligned"
+
+
+def test_a_sentence_about_the_rule_is_not_read():
+    """Where the rule does not hold, when it ends, a promise to end it on an event with no
+    date: no time, cue or name of theirs is read; a headline's names describe."""
+    said = ("Labs: streaming off 10:00-20:00\n\nStreaming is blocked in the labs from 10:00 to "
+            "20:00. Full service resumes at 8 p.m. each evening. Outside those hours it does "
+            "not apply. We will lift this block as soon as the upgrade is done.")
+    r = read(said)
+    rules = [said[a:b].strip() for kind, (a, b) in r.asides if kind == "rule"]
+    assert rules == ["Full service resumes at 8 p.m. each evening.",
+                     "Outside those hours it does not apply.",
+                     "We will lift this block as soon as the upgrade is done."]
+    assert [kind for kind, _ in r.asides if kind == "headline"] == ["headline"]
+    assert not r.cues("lift") and not r.cues("unblock")
