@@ -70,7 +70,8 @@ def find_asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...
         ("boilerplate", "ticket_id"), ("boilerplate", "ticket_ref"),
         ("boilerplate", "reference"), ("boilerplate", "document"),
         ("boilerplate", "organisation"),
-        ("boilerplate", "initials")) for m in e[name].finditer(text) if m.end() > m.start()]
+        ("boilerplate", "initials"), ("framing", "person"))
+        for m in e[name].finditer(text) if m.end() > m.start()]
     framing += [("framing", m.span()) for m in e["enumerator"].finditer(text)]
     plain = blank(text, framing)
     # A greeting names whom it greets: words that say a policy ("hey can you block FTP,")
@@ -111,6 +112,10 @@ def find_asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...
         if _SENTENCE_START.search(plain, 0, start) and (comma := plain.find(",", start, end)) > 0:
             end = comma  # "To keep the link free, students are capped at ...": the rationale
         around.append(("rationale", (start, end)))
+    # A date the work is due by ("Action: J. Park to implement by 1 March") is no window.
+    if e["date_hint"].search(plain):
+        around += [("deadline", (due.start(), span[1])) for _, span in find_dates(plain, e)
+                   if (due := e.before("deadline", plain, span[0]))]
     plain = blank(plain, around)
     for m in re.finditer(r"\([^()]*\)", plain):
         if _ABBREVIATION.fullmatch(m.group(0)) and (spelled := spelled_out(plain, m)):

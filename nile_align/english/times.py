@@ -93,6 +93,10 @@ def find_times(text: str, e: English) -> list[tuple[str, Span]]:
             half = near(m.start())  # "from 7:30 until 10 every evening"
         if (clock := clock_time(hour, minute, half)) is not None:
             found[m.span()] = clock
+    for m in e["clock_dotted_half"].finditer(text):  # "7.45 a.m."
+        hour = int(m.group(1))
+        if (clock := clock_time(hour, int(m.group(2)), half_of(m.group(3), hour, e))):
+            found[m.span()] = clock
     for m in e["clock_military"].finditer(text):  # "2130h", "0800 hrs"
         found[m.span()] = f"{m.group(1)}:{m.group(2)}"
     for m in e["clock_dotted"].finditer(text):  # "between 06.30 and 09.00"

@@ -481,3 +481,38 @@ def test_a_sentence_about_the_rule_is_not_read():
                      "We will lift this block as soon as the upgrade is done."]
     assert [kind for kind, _ in r.asides if kind == "headline"] == ["headline"]
     assert not r.cues("lift") and not r.cues("unblock")
+
+
+# --- meeting minutes (issue 40: the minutes register, read after its one measurement) -----
+
+MINUTES = [
+    # a person named with a title is who proposed it, never a place
+    ("for group('staff') set quota('upload', '12', 'gb/wk')",
+     "Resolved: staff to be given an upload quota of 12 GB per week. Proposed by Prof. K. "
+     "Mwangi; seconded by Dr Ortiz."),
+    # a date the work is due by is no window of the policy
+    ("for endpoint('labs') block service('netflix')",
+     "The committee agreed to block Netflix in the labs.\nAction: T. Berg to implement by "
+     "Monday 3 March."),
+    # a dot between the hour and its minutes where a half of the day follows
+    ("for endpoint('labs') block service('netflix') start hour('07:45') end hour('16:15')",
+     "Approved: Netflix blocked in the labs daily from 7.45 a.m. to 4.15 p.m."),
+    # an English word is no name of an item it spells ("aims" is no AIM chat)
+    ("for group('students') block service('youtube')",
+     "Following discussion of the project's aims, the committee agreed to block YouTube for "
+     "students."),
+]
+
+
+@pytest.mark.parametrize("nile, sentence", MINUTES)
+def test_what_minutes_say_around_a_decision_states_nothing(nile, sentence):
+    assert verdict(nile, sentence) == "aligned"
+
+
+def test_a_date_after_by_is_a_deadline_and_a_window_still_reads():
+    """"By 3 March" is when the work is due; "from 1 to 20 May" is the policy's window."""
+    windowed = "for endpoint('labs') block service('netflix') start date('20250501') end " \
+               "date('20250520')"
+    said = "Block Netflix in the labs from 1 May 2025 to 20 May 2025; done by 3 March please."
+    assert verdict(windowed, said) == "aligned"
+    assert verdict("for endpoint('labs') block service('netflix')", said) != "aligned"
