@@ -512,22 +512,25 @@ def _overlaps(hits: dict[str, tuple[Hit, ...]], clauses: list[Span],
     """Words two cue families share, each made one of them by the first rule of
     ``e.overlaps`` that applies to its clause ("restricted to 9 bps" bounds, "FTP is
     restricted" blocks)."""
+    box, item, both = (True, False), (False, True), (True, True)
+
     def kinds(a: int, b: int) -> set[tuple[bool, bool]]:
+        """(a middlebox?, an item?) of each name in ``[a, b)``."""
         return {("middleboxes" in m.categories, bool(m.categories & ITEMS)) for m in mentions
-                if a <= m.span[0] < b} - {(False, False)}
+                if a <= m.span[0] < b}
 
     def names(clause: Span) -> set[str]:
         a, b = clause
         said = {"amount"} if any(a <= x.span[0] < b for x in amounts) else set()
         here = kinds(a, b)
-        # A name of both ("NAT": a protocol and a middlebox) takes the side the text's other
-        # names take: "Listserv, BitTorrent and NAT are no longer permitted" blocks items.
-        side = kinds(0, clauses[-1][1]) if here == {(True, True)} else here
-        boxes, items = (True, False) in side, (False, True) in side
-        said |= {"middlebox"} if here and (boxes or not items) and (True, True) in here \
-            or (True, False) in here else set()
-        said |= {"item"} if here and (items or not boxes) and (True, True) in here \
-            or (False, True) in here else set()
+        sides = here & {box, item}
+        if both in here:
+            # A name of both ("NAT": a protocol and a middlebox) takes the side of the
+            # clause's other names, else of the text's ("Listserv, BitTorrent and NAT are no
+            # longer permitted" blocks items), else both.
+            sides = sides or kinds(0, clauses[-1][1]) & {box, item} or {box, item}
+        said |= {"middlebox"} if box in sides else set()
+        said |= {"item"} if item in sides else set()
         return said
 
     dropped: set[tuple[str, Span]] = set()

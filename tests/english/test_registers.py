@@ -440,8 +440,28 @@ NOTICE = [
 ]
 
 
-@pytest.mark.parametrize("nile, sentence", NOTICE)
-def test_what_a_notice_says_around_its_policy_states_nothing(nile, sentence):
+# Meeting minutes (issue 40: the minutes register, read after its one measurement).
+MINUTES = [
+    # a person named with a title is who proposed it, never a place
+    ("for group('staff') set quota('upload', '12', 'gb/wk')",
+     "Resolved: staff to be given an upload quota of 12 GB per week. Proposed by Prof. K. "
+     "Mwangi; seconded by Dr Ortiz."),
+    # a date the work is due by is no window of the policy
+    ("for endpoint('labs') block service('netflix')",
+     "The committee agreed to block Netflix in the labs.\nAction: T. Berg to implement by "
+     "Monday 3 March."),
+    # a dot between the hour and its minutes where a half of the day follows
+    ("for endpoint('labs') block service('netflix') start hour('07:45') end hour('16:15')",
+     "Approved: Netflix blocked in the labs daily from 7.45 a.m. to 4.15 p.m."),
+    # an English word is no name of an item it spells ("aims" is no AIM chat)
+    ("for group('students') block service('youtube')",
+     "Following discussion of the project's aims, the committee agreed to block YouTube for "
+     "students."),
+]
+
+
+@pytest.mark.parametrize("nile, sentence", NOTICE + MINUTES)
+def test_what_a_notice_or_minutes_say_around_a_policy_states_nothing(nile, sentence):
     assert verdict(nile, sentence) == "aligned"
 
 
@@ -453,7 +473,7 @@ NOTICE_WRONG = [
     # a promise with a date is a lift on that date, read as one
     ("for group('staff') set quota('download', '5', 'gb/d')",
      "Staff downloads are limited to 5 GB a day. We will lift this limit after 1 June."),
-    # ... and the intent that names only whose it is drops the place
+    # a plural name before a place: an intent that names only whose the place is drops it
     ("for group('students') block service('netflix')", "block netflix students labs"),
     # a word before a kind of item narrows it: "music streaming" is not all streaming
     ("for endpoint('labs') block traffic('streaming')", "block any music streaming in the labs"),
@@ -482,31 +502,6 @@ def test_a_sentence_about_the_rule_is_not_read():
     assert [kind for kind, _ in r.asides if kind == "headline"] == ["headline"]
     assert not r.cues("lift") and not r.cues("unblock")
 
-
-# --- meeting minutes (issue 40: the minutes register, read after its one measurement) -----
-
-MINUTES = [
-    # a person named with a title is who proposed it, never a place
-    ("for group('staff') set quota('upload', '12', 'gb/wk')",
-     "Resolved: staff to be given an upload quota of 12 GB per week. Proposed by Prof. K. "
-     "Mwangi; seconded by Dr Ortiz."),
-    # a date the work is due by is no window of the policy
-    ("for endpoint('labs') block service('netflix')",
-     "The committee agreed to block Netflix in the labs.\nAction: T. Berg to implement by "
-     "Monday 3 March."),
-    # a dot between the hour and its minutes where a half of the day follows
-    ("for endpoint('labs') block service('netflix') start hour('07:45') end hour('16:15')",
-     "Approved: Netflix blocked in the labs daily from 7.45 a.m. to 4.15 p.m."),
-    # an English word is no name of an item it spells ("aims" is no AIM chat)
-    ("for group('students') block service('youtube')",
-     "Following discussion of the project's aims, the committee agreed to block YouTube for "
-     "students."),
-]
-
-
-@pytest.mark.parametrize("nile, sentence", MINUTES)
-def test_what_minutes_say_around_a_decision_states_nothing(nile, sentence):
-    assert verdict(nile, sentence) == "aligned"
 
 
 def test_a_date_after_by_is_a_deadline_and_a_window_still_reads():
