@@ -622,3 +622,28 @@ def test_any_score_parts_are_merged_or_refused_in_one_line(tmp_path_factory, cap
     status = main(["merge", *map(str, paths)])
     out, err = capsys.readouterr()
     assert status in (0, 2) and "Traceback" not in err and "NaN" not in out
+
+
+def test_a_ctrl_c_a_library_reports_as_its_own_error_still_ends_as_interrupted(
+        monkeypatch, capsys):
+    """pandas' C reader turns a Ctrl-C during a read into "Calling read(nbytes) on source
+    failed"; the command still ends as interrupted (130), and the handler is put back."""
+    import argparse
+
+    def reads(args):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        except KeyboardInterrupt:
+            raise CorpusError("cannot read big.csv as CSV: Error tokenizing data. C error: "
+                              "Calling read(nbytes) on source failed") from None
+
+    def failing(args):
+        raise CorpusError("cannot read big.csv as CSV: a real error")
+
+    for func, status, said in ((reads, 130, "interrupted"), (failing, 2, "a real error")):
+        monkeypatch.setattr(argparse.ArgumentParser, "parse_args",
+                            lambda self, argv=None, f=func: argparse.Namespace(func=f))
+        assert main([]) == status
+        assert said in capsys.readouterr().err
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

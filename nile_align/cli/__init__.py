@@ -15,6 +15,7 @@ import os
 import signal
 import sqlite3
 import sys
+import threading
 from collections.abc import Sequence
 
 from ..errors import NileAlignError, NileSyntaxError
@@ -112,6 +113,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "func"):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    interrupted: list[int] = []
+
+    def _interrupt(signum: int, frame: object) -> None:
+        interrupted.append(signum)
+        raise KeyboardInterrupt
+
+    # A Ctrl-C is noted, so that one a library turned into an error of its own (pandas' C
+    # reader: "Calling read(nbytes) on source failed") still ends the run as interrupted.
+    noting = signal.getsignal(signal.SIGINT) is signal.default_int_handler and \
+        threading.current_thread() is threading.main_thread()
+    if noting:
+        signal.signal(signal.SIGINT, _interrupt)
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         # A terminated run cleans up as an interrupted one does (its outputs' staging
         # folder, its workers): the default would end it on the spot.
@@ -122,6 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"nile-align: {printable(str(e))}", file=sys.stderr)
         return EXIT_USAGE
     except NileAlignError as e:
+        if interrupted:  # a Ctrl-C a library reported as its own error
+            print("nile-align: interrupted", file=sys.stderr)
+            return 130
         print(f"nile-align: error: {printable(str(e))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -143,3 +159,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
+    finally:
+        if noting:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
