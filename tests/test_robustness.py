@@ -640,9 +640,15 @@ def test_a_ctrl_c_a_library_reports_as_its_own_error_still_ends_as_interrupted(
     def failing(args):
         raise CorpusError("cannot read big.csv as CSV: a real error")
 
-    for func, status, said in ((reads, 130, "interrupted"), (failing, 2, "a real error")):
-        monkeypatch.setattr(argparse.ArgumentParser, "parse_args",
-                            lambda self, argv=None, f=func: argparse.Namespace(func=f))
-        assert main([]) == status
-        assert said in capsys.readouterr().err
-        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    # As in a command's own process (a test before this one may have left Ctrl-C ignored).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        for func, status, said in ((reads, 130, "interrupted"),
+                                   (failing, 2, "a real error")):
+            monkeypatch.setattr(argparse.ArgumentParser, "parse_args",
+                                lambda self, argv=None, f=func: argparse.Namespace(func=f))
+            assert main([]) == status
+            assert said in capsys.readouterr().err
+            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
