@@ -113,7 +113,7 @@ def find_asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...
             end = comma  # "To keep the link free, students are capped at ...": the rationale
         around.append(("rationale", (start, end)))
     # A date the work is due by ("Action: J. Park to implement by 1 March") is no window.
-    if e["date_hint"].search(plain):
+    if e["deadline_word"].search(plain) and e["date_hint"].search(plain):
         around += [("deadline", (due.start(), span[1])) for _, span in find_dates(plain, e)
                    if (due := e.before("deadline", plain, span[0]))]
     plain = blank(plain, around)

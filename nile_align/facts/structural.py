@@ -829,7 +829,8 @@ def _plural(m: Mention) -> bool:
     """Whether a name ends in a plural noun. An English compound's first noun is singular
     ("student labs", "guest wifi"); a plural one is whose the next place is ("students
     dorm", "students labs"): the place after it is the target, not a word describing it."""
-    last = m.text.split()[-1].casefold() if m.text.split() else ""
+    words = m.text.casefold().split()
+    last = words[-1] if words else ""
     return len(last) > 3 and last.endswith("s") and not last.endswith("ss") and \
         stem(last) != last
 
