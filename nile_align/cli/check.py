@@ -230,7 +230,7 @@ def _judges_apart(args: argparse.Namespace) -> tuple[Future, ProcessPoolExecutor
 
     from ..graph.translation import computed_scores
     from ..judge.scoring import LazyScorer
-    from ..pipeline.engines import child_of, interrupt_ignored_by_children
+    from ..pipeline.engines import child_of, interrupt_ignored_by_children, stop
     from ..pipeline.options import Judges
 
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
@@ -251,8 +251,12 @@ def _judges_apart(args: argparse.Namespace) -> tuple[Future, ProcessPoolExecutor
             else None
         made.set_result(Judges(judge, para_judge, signature, scorer))
 
-    with interrupt_ignored_by_children():  # the process starts at submit
-        pool.submit(judges_of, args).add_done_callback(ready)
+    try:
+        with interrupt_ignored_by_children():  # the process starts at submit
+            pool.submit(judges_of, args).add_done_callback(ready)
+    except KeyboardInterrupt:  # held until the process was started: stopped here
+        stop(pool)
+        raise
     return made, pool
 
 

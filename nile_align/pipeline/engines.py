@@ -44,10 +44,13 @@ _PRELOAD = ["numpy", "pandas", "nile_align.pipeline.tasks"]
 
 def ignore_interrupt() -> None:
     """A worker leaves Ctrl-C to the process that started it, which stops every worker and
-    says so once (a worker's own KeyboardInterrupt would print a traceback)."""
+    says so once (a worker's own KeyboardInterrupt would print a traceback). A worker may
+    start with SIGINT blocked (:func:`interrupt_ignored_by_children`): once ignored, it is
+    unblocked, and a Ctrl-C held meanwhile is dropped."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 @contextlib.contextmanager
@@ -67,18 +70,6 @@ def _sigint(handler: Any) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def interrupt_ignored_by_children() -> Iterator[None]:
-    """Processes started inside this block start with Ctrl-C ignored: Python keeps a SIGINT
-    it starts with ignored, so a Ctrl-C while such a process still imports (a forkserver
-    importing its preload, a spawned process) is left to this process, which stops them,
-    instead of printing a traceback there. A Ctrl-C in this short block is not seen."""
-    import signal
-
-    with _sigint(signal.SIG_IGN):
-        yield
-
-
-@contextlib.contextmanager
 def _interrupt_held() -> Iterator[None]:
     """A Ctrl-C during the block raised at its end (in the main thread)."""
     held: list[int] = []
@@ -86,6 +77,25 @@ def _interrupt_held() -> Iterator[None]:
         yield
     if held:
         raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interrupt_ignored_by_children() -> Iterator[None]:
+    """Processes started inside this block start with SIGINT blocked, so a Ctrl-C while
+    such a process still imports (a forkserver importing its preload, a spawned process)
+    is left to this process, which stops them, instead of printing a traceback there (each
+    ignores it before unblocking it: :func:`ignore_interrupt`). A child inherits the mask
+    of the thread that starts it, so the mask is this thread's alone; this process keeps
+    its handler, and a Ctrl-C during the block is raised at its end, never dropped (the
+    way CPython starts its resource tracker, bpo-33613)."""
+    import signal
+
+    with _interrupt_held():
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:  # a Ctrl-C that came meanwhile is handled here, by the held one's handler
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def stop(pool: ProcessPoolExecutor) -> None:

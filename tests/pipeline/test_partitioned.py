@@ -31,7 +31,13 @@ from nile_align.graph.translation import build_graph, sentence_id
 from nile_align.judge.scale import probe
 from nile_align.judge.verdict import Judge
 from nile_align.pipeline.driver import Seen, find_candidates
-from nile_align.pipeline.engines import INLINE_BYTES, TASKS_PER_WORKER, LocalEngine, RayEngine
+from nile_align.pipeline.engines import (
+    INLINE_BYTES,
+    TASKS_PER_WORKER,
+    LocalEngine,
+    RayEngine,
+    interrupt_ignored_by_children,
+)
 from nile_align.pipeline.options import (
     ExecutionOptions,
     GraphRules,
@@ -135,6 +141,45 @@ def test_the_pool_runs_every_task_when_its_workers_leave_after_their_share():
     assert done.returncode == 0, done.stderr
     ran, most = map(int, done.stdout.split())
     assert ran == 5 * 2 * TASKS_PER_WORKER and most <= TASKS_PER_WORKER  # workers replaced
+
+
+def test_a_ctrl_c_while_children_start_is_raised_after_them_never_dropped():
+    """Children started in the block start with SIGINT blocked (so a Ctrl-C while they
+    import is not theirs); this process keeps its handler, and a Ctrl-C meanwhile is raised
+    once they are started (a handler set to ignore it for the block dropped it: the check
+    then ran on)."""
+    assert threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # as a command starts
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with interrupt_ignored_by_children():
+                child = subprocess.run(
+                    [sys.executable, "-c", "import signal; print(signal.SIGINT in "
+                     "signal.pthread_sigmask(signal.SIG_BLOCK, []))"],
+                    capture_output=True, text=True, timeout=60)
+                signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+        assert child.stdout.split() == ["True"]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def test_the_pools_workers_start_with_ctrl_c_ignored_not_blocked():
+    """A worker ignores Ctrl-C (the driver stops it) and does not keep it blocked from its
+    start (its own children would inherit that). In a process of its own: the forkserver
+    is started by this pool, as in a command."""
+    code = ("import signal\n"
+            "from nile_align.pipeline.engines import LocalEngine\n"
+            "engine = LocalEngine(2)\n"
+            "mask = engine.get(engine.submit(signal.pthread_sigmask, signal.SIG_BLOCK, []))\n"
+            "handler = engine.get(engine.submit(signal.getsignal, signal.SIGINT))\n"
+            "engine.close()\n"
+            "print(signal.SIGINT in mask, handler is signal.SIG_IGN)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True"]
 
 
 def descendants(pid: int) -> set[int]:
