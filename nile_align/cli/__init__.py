@@ -121,13 +121,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # A Ctrl-C is noted, so that one a library turned into an error of its own (pandas' C
     # reader: "Calling read(nbytes) on source failed") still ends the run as interrupted.
-    noting = signal.getsignal(signal.SIGINT) is signal.default_int_handler and \
-        threading.current_thread() is threading.main_thread()
+    main_thread = threading.current_thread() is threading.main_thread()
+    noting = main_thread and signal.getsignal(signal.SIGINT) is signal.default_int_handler
     if noting:
         signal.signal(signal.SIGINT, _interrupt)
-    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-        # A terminated run cleans up as an interrupted one does (its outputs' staging
-        # folder, its workers): the default would end it on the spot.
+    # A terminated run cleans up as an interrupted one does (its outputs' staging folder, its
+    # workers): the default would end it on the spot.
+    terminating = main_thread and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    if terminating:
         signal.signal(signal.SIGTERM, _terminated)
     try:
         return args.func(args)
@@ -159,6 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
-    finally:
+    finally:  # a caller's process (a notebook, a test) keeps the handlers it had
         if noting:
             signal.signal(signal.SIGINT, signal.default_int_handler)
+        if terminating:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)

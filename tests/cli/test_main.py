@@ -34,6 +34,31 @@ def test_validate_accepts_an_overnight_window_with_a_note(capsys, monkeypatch):
     assert "1 valid, 0 invalid, 1 with notes" in err
 
 
+def test_main_leaves_the_callers_signal_handlers_and_runs_in_any_thread(tmp_path, capsys):
+    """main() sets its Ctrl-C and SIGTERM handlers for the run only: a notebook or a test
+    that calls it keeps its own; called from another thread (where no handler can be
+    set), it runs all the same."""
+    import signal
+    import threading
+
+    p = tmp_path / "i.txt"
+    p.write_text(f"{GOOD}\n")
+    before = signal.signal(signal.SIGTERM, signal.SIG_DFL), \
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        assert main(["validate", str(p)]) == 0
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        codes: list[int] = []
+        thread = threading.Thread(target=lambda: codes.append(main(["validate", str(p)])))
+        thread.start()
+        thread.join(60)
+        assert codes == [0]
+    finally:
+        signal.signal(signal.SIGTERM, before[0])
+        signal.signal(signal.SIGINT, before[1])
+
+
 def test_validate_jsonl_records_in_input_order(tmp_path, capsys):
     p = tmp_path / "i.txt"
     p.write_text(f"{GOOD}\n# skipped\n{BAD_UNIT}\nblock x\n")
