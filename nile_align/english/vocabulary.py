@@ -110,6 +110,11 @@ class Vocabulary:
                 # "transfer of files", "the network of the guests" ([words] reversed).
                 forms.update((b, *joined, a) for a, b in (w for w in said if len(w) == 2)
                              for joined in reversed_by)
+        # A well-known port names its protocol ([ports], in the forms of [words] port_forms).
+        port_forms = data.get("words", {}).get("port_forms", [])
+        for value, numbers in data.get("ports", {}).items():
+            self.spellings[value.casefold()].update(
+                self.words(form.format(n=n)) for n in numbers for form in port_forms)
         self._class: dict[str, frozenset[str]] = {}
         for group in data.get("equivalent", {}).get("classes", []):
             members = frozenset(v.casefold() for v in group)
@@ -129,6 +134,8 @@ class Vocabulary:
                                                                                       []))
         self.individual = frozenset(v.casefold() for v in data.get("individual", {}).get(
             "targets", []))
+        self.outside = frozenset(v.casefold() for v in data.get("outside", {}).get("targets",
+                                                                                    []))
         generic = data.get("generic", {})
         self.generic = frozenset(v.casefold() for v in generic.get("targets", []))
         self.generic_items = frozenset(v.casefold() for v in generic.get("items", []))
@@ -341,8 +348,9 @@ def load(text: str) -> Vocabulary:
 #: The tables a vocabulary (or an overlay of one) may have, and how an overlay adds to each:
 #: a table of names (value -> spellings: spellings added to the value's), a table of lists
 #: (items added), or a table of settings (replaced).
-TABLES = {**{c: "names" for c in CATEGORIES}, "related": "names", "kinds": "lists",
-          "implicit": "lists", "generic": "lists", "individual": "lists",
+TABLES = {**{c: "names" for c in CATEGORIES}, "related": "names", "ports": "names",
+          "kinds": "lists",
+          "implicit": "lists", "generic": "lists", "individual": "lists", "outside": "lists",
           "equivalent": "lists", "words": "words", "conventions": "settings",
           "samples": "lists"}
 
@@ -374,6 +382,11 @@ def overlay(base: dict, extra: dict, source: str = "<overlay>") -> dict:
                 raise UsageError(f"{where} must be a list of strings")
             same = next((k for k in mine if k.casefold() == key.casefold()), key)
             mine[same] = [*mine.get(same, []), *value]
+    named = {k.casefold() for c in CATEGORIES for k in out.get(c, {})}
+    for key in extra.get("ports", {}):
+        if key.casefold() not in named:  # a port names a value: one the vocabulary has
+            raise UsageError(f"{source}: [ports] {key} is no value of the vocabulary; add it "
+                             f"to [services] or [protocols] first")
     return out
 
 

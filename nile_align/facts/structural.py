@@ -482,6 +482,8 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             what = "target"
         else:
             what = "item" if m.categories & ITEMS else "middlebox"
+            if what == "middlebox" and _enforces(m, intent, ctx):
+                continue
             if what == "item" and _idle(r, m.span):
                 # Named where no verb of the policy reaches ("- too many complaints about
                 # gaming lag"): an added item, or the context of the request? Doubt.
@@ -493,6 +495,17 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
                            "contradicted", m.span, f"adds {what} {m.text!r}"))
     return out + _added_unknown(ctx, claimed, intent) + _added_limits(ctx, intent) + \
         _added_exceptions(ctx, claimed) + _narrowed(ctx)
+
+
+def _enforces(m: Mention, intent: Intent, ctx: _Context) -> bool:
+    """Whether middlebox ``m`` is where an intent that only allows or blocks has its rule
+    carried out ("telnet is blocked at the campus firewall", "closed port 25 on the
+    firewall"): how the rule is enforced, no middlebox the intent lacks."""
+    if not intent.operations or any(op.verb not in ("allow", "block")
+                                    for op in intent.operations):
+        return False
+    at = ctx.r.english.before("enforced", ctx.text, m.span[0])
+    return at is not None and at.start() >= ctx.r.clauses[ctx.r.clause(m.span)][0]
 
 
 def _narrowed(ctx: _Context) -> list[Finding]:
@@ -703,7 +716,7 @@ def _unstated(intent: Intent, ctx: _Context) -> list[Finding]:
     toward = [t.span for t in r.statement.targets if t.role == "to"]
     if intent.path is None and not any(isinstance(i, Quota) for _, i in intent.items()) \
             and not toward:
-        for hit in r.cues("incoming") + r.cues("outgoing"):
+        for hit in sum(_directions(ctx), []):
             if hit.text.casefold() in r.english.traffic_directions:
                 out.append(Finding("path", "no path", "missing", hit.span, f"the sentence "
                                    f"says {hit.text!r}, which way the traffic goes; the "
@@ -884,8 +897,14 @@ def _targets(intent: Intent, ctx: _Context) -> list[Finding]:
     for (label, f), span in zip(ends, spans):
         fact = f"{label}{f.kind} {f.value}"
         required = not ctx.vocab.is_implicit(f.value)
+        crossing = _crossing(ctx)[label.strip() == "to"] \
+            if label and f.value.casefold() in ctx.vocab.outside else None
         if span is not None:
             out.append(Finding("target", fact, "matched", span, required=required))
+        elif crossing is not None:
+            out.append(Finding("target", fact, "matched", crossing.span, required=required,
+                               detail=f"{crossing.text!r}: traffic that crosses the site's "
+                               "edge, from or to outside it"))
         elif (other := _other_name(ctx, f)) is not None:
             out.append(Finding("target", fact, "contradicted", other.span,
                                f"the sentence names {other.text!r}", required))
@@ -929,6 +948,8 @@ def _path(intent: Intent, ctx: _Context) -> list[Finding]:
                         "the sentence has the direction reversed", True)]
     if right:
         return [Finding("path", fact, "matched", right, required=True)]
+    if (crossed := _crossed(ctx, src, dst, intent.items())) is not None:
+        return [crossed]
     # "Between A and B" is traffic both ways, which one path does not state.
     if (both := _between(ctx, ends["src"] + ends["dst"])) is not None:
         return [Finding("path", fact, "contradicted", both, f"the sentence says "
@@ -943,6 +964,42 @@ def _path(intent: Intent, ctx: _Context) -> list[Finding]:
                         detail="the direction is implied by the order of the ends")]
     return [Finding("path", fact, "missing", required=True,
                     detail="the sentence does not say which way the traffic goes")]
+
+
+def _directions(ctx: _Context) -> tuple[list[Hit], list[Hit]]:
+    """The sentence's words of incoming and of outgoing traffic ("inbound", "outgoing",
+    "downloads", "uploads"), where it says one way only ("incoming and outgoing" says
+    both: none)."""
+    r = ctx.r
+    said = [[h for h in r.cues(way) + r.cues(load) if not r.described(h.span) and (
+        h.text.casefold() in r.english.traffic_directions or h.name == load)]
+        for way, load in (("incoming", "download"), ("outgoing", "upload"))]
+    return ([], []) if all(said) else (said[0], said[1])
+
+
+def _crossing(ctx: _Context) -> tuple[Hit | None, Hit | None]:
+    """The first word of incoming and of outgoing traffic (:func:`_directions`)."""
+    incoming, outgoing = _directions(ctx)
+    return next(iter(incoming), None), next(iter(outgoing), None)
+
+
+def _crossed(ctx: _Context, src: Function, dst: Function, items: list) -> Finding | None:
+    """Which way a path between the site and outside it goes, said by a direction word:
+    incoming traffic comes from outside (the vocabulary's [outside] targets), outgoing
+    traffic goes there ("Outbound SMTP is blocked": from the network to the internet)."""
+    outside = [f.value.casefold() in ctx.vocab.outside for f in (src, dst)]
+    incoming, outgoing = _crossing(ctx)
+    word = incoming or outgoing
+    if outside[0] == outside[1] or word is None:
+        return None
+    fact = f"from {src.value} to {dst.value}"
+    if (incoming is not None) == outside[0]:
+        return Finding("path", fact, "matched", word.span, required=True,
+                       detail=f"{word.text!r}: traffic from or to outside the site")
+    if word.name in ("download", "upload") and any(isinstance(i, Quota) for _, i in items):
+        return None  # "an upload quota": the quota's own direction, which says no path
+    return Finding("path", fact, "contradicted", word.span, f"the sentence says "
+                   f"{word.text!r}: the other way across the site's edge", True)
 
 
 _SUBJECT = re.compile(r"^\W*(?:\S+\s+){0,2}$")

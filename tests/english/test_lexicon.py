@@ -54,6 +54,26 @@ def test_a_site_file_names_its_own_places(tmp_path):
     assert pickle.loads(pickle.dumps(words.vocabulary)) is words.vocabulary
 
 
+def test_a_site_file_names_its_ports_and_what_lies_outside_it(tmp_path):
+    """A port a site runs its own service on names that service; a site whose Internet edge
+    has its own name says so, and "inbound" traffic comes from there."""
+    site = tmp_path / "site.toml"
+    site.write_text('[services]\nportal = []\n[ports]\nportal = ["8443"]\n'
+                    '[targets]\nwan = []\n[outside]\ntargets = ["wan"]\n')
+    ported = "for endpoint('labs') block service('portal')"
+    assert check_translation(ported, "Port 8443 is closed in the labs.").verdict != "aligned"
+    said = check_translation(ported, "Port 8443 is closed in the labs.", vocabulary=str(site))
+    assert said.verdict == "aligned", said.reasons
+    inbound = "from endpoint('wan') to endpoint('labs') block protocol('ssh')"
+    said = check_translation(inbound, "Inbound SSH to the labs is blocked.",
+                             vocabulary=str(site))
+    assert said.verdict == "aligned", said.reasons
+    assert check_translation(inbound, "Inbound SSH to the labs is blocked.").verdict != \
+        "aligned"
+    with pytest.raises(UsageError, match=r"site.toml: \[ports\] kiosk is no value"):
+        overlay({"services": {}}, {"ports": {"kiosk": ["9000"]}}, "site.toml")
+
+
 def test_bad_vocabulary_files_are_one_line_errors(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text("[targets\nx = 1\n")

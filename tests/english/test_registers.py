@@ -511,3 +511,65 @@ def test_a_date_after_by_is_a_deadline_and_a_window_still_reads():
     said = "Block Netflix in the labs from 1 May 2025 to 20 May 2025; done by 3 March please."
     assert verdict(windowed, said) == "aligned"
     assert verdict("for endpoint('labs') block service('netflix')", said) != "aligned"
+
+
+# Real network-policy pages (issue 40: measured on sentences of real university policy pages,
+# docs/evaluation.md §9.5; these sentences are ours, written in their manner).
+POLICY_PAGES = [
+    # a well-known port names its protocol
+    ("for endpoint('campus') block protocol('smtp')", "Port 25 is closed on the campus."),
+    ("for group('guests') block protocol('ssh')", "TCP port 22 is blocked for guests."),
+    # the firewall a rule is carried out on is how it is enforced, no middlebox of its own
+    ("for endpoint('labs') block protocol('telnet')",
+     "Telnet is blocked for the labs at the department firewall."),
+    ("for endpoint('labs') allow protocol('ssh')",
+     "SSH to the labs is not blocked by the campus firewall."),
+    # a direction word names the path's end outside the site
+    ("from endpoint('internet') to endpoint('servers') block protocol('rdp')",
+     "Inbound RDP connections to the servers are blocked."),
+    ("from endpoint('labs') to endpoint('internet') block protocol('smtp')",
+     "Outgoing SMTP from the labs is blocked to stop spam."),
+    ("from endpoint('internet') to endpoint('dorms') set quota('download', '5', 'gb/d')",
+     "Internet downloads in the residence halls are limited to 5 GB per day."),
+    # incoming and outgoing: both ways, which no path states
+    ("for endpoint('labs') add middlebox('firewall') block traffic('any')",
+     "The labs sit behind a firewall that drops all incoming and outgoing traffic."),
+    # a middlebox the site uses is in its path
+    ("for endpoint('dorms') add middlebox('traffic shaper')",
+     "The residence network uses a packet shaper to keep links usable."),
+    # an exception to a block allows
+    ("for endpoint('labs') allow protocol('ssh')",
+     "The labs are an exception to the SSH block."),
+    # a passage no longer required is a removal
+    ("for endpoint('wireless') remove middlebox('captive portal')",
+     "Joining the wireless network must not require passage through a captive portal."),
+    ("from endpoint('network') to endpoint('internet') allow protocol('ssh')",
+     "SSH to external sites is supported."),
+    # a purpose is no place
+    ("for endpoint('campus') block protocol('smtp')",
+     "In an effort to reduce spam, port 25 is closed on the campus."),
+]
+
+POLICY_PAGES_WRONG = [
+    ("for endpoint('campus') block protocol('telnet')", "Port 25 is closed on the campus."),
+    ("from endpoint('internet') to endpoint('labs') block protocol('smtp')",
+     "Outgoing SMTP from the labs is blocked."),
+    ("from endpoint('servers') to endpoint('internet') block protocol('rdp')",
+     "Inbound RDP connections to the servers are blocked."),
+    # traffic sent through a firewall is a middlebox added, not where a block is enforced
+    ("for endpoint('labs') block protocol('telnet')",
+     "Lab traffic goes through the firewall, and telnet is blocked."),
+    ("for endpoint('labs') block protocol('ssh')", "The labs are an exception to the SSH block."),
+    ("for endpoint('labs') block traffic('any')",
+     "The labs drop all incoming traffic."),
+]
+
+
+@pytest.mark.parametrize("nile, sentence", POLICY_PAGES)
+def test_what_policy_pages_say_is_read_in_its_role(nile, sentence):
+    assert verdict(nile, sentence) == "aligned"
+
+
+@pytest.mark.parametrize("nile, sentence", POLICY_PAGES_WRONG)
+def test_a_wrong_intent_for_a_policy_page_is_never_approved(nile, sentence):
+    assert verdict(nile, sentence) != "aligned"
