@@ -471,7 +471,8 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             continue  # a kind the intent's value already says ("movies via streaming")
         if m.categories == {"targets"}:
             if any(vocab.is_implicit(k) for k in m.keys) or any(
-                    r.marked(m.span, role) for role in open_ends) or _describes(m, ctx):
+                    r.marked(m.span, role) for role in open_ends) or _describes(m, ctx) \
+                    or _traffic_of(m, intent, ctx):
                 continue
             if (whose := _whose(m, ctx, claimed)) is not None:
                 out.append(Finding("target", f"no {m.key}", "missing", m.span,
@@ -498,14 +499,33 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
 
 
 def _enforces(m: Mention, intent: Intent, ctx: _Context) -> bool:
-    """Whether middlebox ``m`` is where an intent that only allows or blocks has its rule
-    carried out ("telnet is blocked at the campus firewall", "closed port 25 on the
-    firewall"): how the rule is enforced, no middlebox the intent lacks."""
+    """Whether middlebox ``m`` is where or by what an intent that only allows or blocks has
+    its rule carried out ("telnet is blocked at the campus firewall", "closed port 25 on the
+    firewall", "the campus firewall blocks inbound traffic"): how the rule is enforced, no
+    middlebox the intent lacks."""
     if not intent.operations or any(op.verb not in ("allow", "block")
                                     for op in intent.operations):
         return False
-    at = ctx.r.english.before("enforced", ctx.text, m.span[0])
-    return at is not None and at.start() >= ctx.r.clauses[ctx.r.clause(m.span)][0]
+    r = ctx.r
+    at = r.english.before("enforced", ctx.text, m.span[0])
+    if at is not None and at.start() >= r.clauses[r.clause(m.span)][0]:
+        return True
+    verb = r.verb("acl", m.span)  # the middlebox is its subject
+    return verb is not None and verb.start >= m.span[1] and \
+        _AGENT.fullmatch(ctx.text, m.span[1], verb.start) is not None
+
+
+_AGENT = re.compile(r"\s*(?:[\w-]+\s+){0,2}")
+
+
+def _traffic_of(m: Mention, intent: Intent, ctx: _Context) -> bool:
+    """Whether a name outside the site ([outside]) says what traffic, not where it goes,
+    for an intent with no path: "Internet access from the library is filtered", "block
+    internet traffic for guests" (all the traffic a target has goes there)."""
+    if intent.path is not None or not any(k in ctx.vocab.outside for k in m.keys):
+        return False
+    after = ctx.text[m.span[1]:m.span[1] + 30].split()
+    return bool(after) and after[0].casefold().strip(".,;:") in ctx.r.english.generic_nouns
 
 
 def _narrowed(ctx: _Context) -> list[Finding]:

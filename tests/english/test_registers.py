@@ -548,6 +548,15 @@ POLICY_PAGES = [
     # a purpose is no place
     ("for endpoint('campus') block protocol('smtp')",
      "In an effort to reduce spam, port 25 is closed on the campus."),
+    # the firewall that blocks is how the block is enforced
+    ("from endpoint('internet') to endpoint('labs') block traffic('any')",
+     "The department firewall blocks all inbound traffic to the labs."),
+    # traffic entering a place comes from outside the site
+    ("from endpoint('internet') to endpoint('dorms') add middlebox('ips')",
+     "An intrusion prevention system inspects all traffic entering the residence halls."),
+    # the Internet before "access" says what traffic, for an intent with no path
+    ("for endpoint('library') add middlebox('proxy')",
+     "Internet access from the library goes through a proxy."),
 ]
 
 POLICY_PAGES_WRONG = [
@@ -562,6 +571,12 @@ POLICY_PAGES_WRONG = [
     ("for endpoint('labs') block protocol('ssh')", "The labs are an exception to the SSH block."),
     ("for endpoint('labs') block traffic('any')",
      "The labs drop all incoming traffic."),
+    # a firewall that is passed through, not the one that blocks, is a middlebox added
+    ("for endpoint('labs') block traffic('gaming')",
+     "The firewall inspects lab traffic, and gaming is blocked."),
+    # the Internet as where traffic goes, for an intent whose path ends elsewhere
+    ("from endpoint('labs') to endpoint('servers') block protocol('ssh')",
+     "Outbound SSH from the labs to the Internet is blocked."),
 ]
 
 
