@@ -462,8 +462,8 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             continue
         # Side by side with a related item of the intent, either way round ("POP3 email",
         # "video conference H323"), it describes that item.
-        if any(_adjacent(m, c, ctx.text) and (vocab.describes(m.keys, c.keys)
-                                               or vocab.describes(c.keys, m.keys))
+        if any((_adjacent(m, c, ctx.text) or _means(m, c, ctx.text)) and (
+                vocab.describes(m.keys, c.keys) or vocab.describes(c.keys, m.keys))
                for c in claimed):
             continue
         if any(vocab.is_generic(k) and set(vocab.words(k)) <= set(vocab.words(v))
@@ -881,6 +881,15 @@ def _adjacent(a: Mention, b: Mention, text: str) -> bool:
     mail")."""
     (s1, e1), (s2, e2) = sorted([a.span, b.span])
     return re.fullmatch(r"[\s/()-]*", text[e1:s2]) is not None
+
+
+def _means(a: Mention, b: Mention, text: str) -> bool:
+    """Whether the second of two names is the means of the first ("file sharing using
+    BitTorrent", "video calls over Skype"): the kind of item, then the one it is done with."""
+    return a.span < b.span and _MEANS.fullmatch(text, a.span[1], b.span[0]) is not None
+
+
+_MEANS = re.compile(r"\s+(?:using|via|over|with|through)\s+")
 
 
 def _any(f: Function) -> bool:

@@ -557,6 +557,9 @@ POLICY_PAGES = [
     # the Internet before "access" says what traffic, for an intent with no path
     ("for endpoint('library') add middlebox('proxy')",
      "Internet access from the library goes through a proxy."),
+    # the kind of item, then the one it is done with
+    ("for group('guests') block service('bittorrent')",
+     "Guests may not do file sharing using BitTorrent."),
 ]
 
 POLICY_PAGES_WRONG = [
