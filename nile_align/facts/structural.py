@@ -483,8 +483,10 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             what = "target"
         else:
             what = "item" if m.categories & ITEMS else "middlebox"
-            if what == "middlebox" and _enforces(m, intent, ctx):
-                continue
+            if what == "middlebox" and _enforces(m, intent, ctx) or what == "item" and any(
+                    c.span[0] >= m.span[1] and _adjacent(m, c, ctx.text)
+                    and _any_machine(c, ctx) for c in ctx.mentions):
+                continue  # how a block is enforced; what a server serves ("mail servers")
             if what == "item" and _idle(r, m.span):
                 # Named where no verb of the policy reaches ("- too many complaints about
                 # gaming lag"): an added item, or the context of the request? Doubt.
@@ -902,7 +904,24 @@ def _other_name(ctx: _Context, f: Function) -> Mention | None:
     endpoint or group for one, another application for a service, traffic or protocol."""
     category = {"targets"} if f.kind in ("endpoint", "group") else ITEMS
     return next((m for m in ctx.unclaimed(category) if not ctx.vocab.names(m, f.value)
-                 and not any(ctx.vocab.is_implicit(k) for k in m.keys)), None)
+                 and not any(ctx.vocab.is_implicit(k) for k in m.keys)
+                 and not _any_machine(m, ctx)), None)
+
+
+def _any_machine(m: Mention, ctx: _Context) -> bool:
+    """Whether a host or server word names machines of a kind, no place of the site: one
+    said with "a" or "any" ("on a remote host"), or by what it serves ("web servers",
+    "mail servers"). Such words never contradict an intent's own target."""
+    if not all(ctx.vocab.is_generic(k) for k in m.keys):
+        return False
+    before = ctx.text[max(0, m.span[0] - 40):m.span[0]]
+    if _INDEFINITE.search(before):
+        return True
+    return any(c.span[1] <= m.span[0] and c.categories & ITEMS and
+               _adjacent(c, m, ctx.text) for c in ctx.mentions)
+
+
+_INDEFINITE = re.compile(r"\b(?:a|an|any)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
 
 
 def _targets(intent: Intent, ctx: _Context) -> list[Finding]:

@@ -560,6 +560,11 @@ POLICY_PAGES = [
     # the kind of item, then the one it is done with
     ("for group('guests') block service('bittorrent')",
      "Guests may not do file sharing using BitTorrent."),
+    # a host said with "a" is any machine, no place; what a server serves is no item
+    ("from endpoint('internet') to endpoint('campus') block protocol('x11')",
+     "Inbound X11 from a remote host to the campus is blocked."),
+    ("for endpoint('labs') block protocol('smtp')",
+     "SMTP is blocked for the labs, which may not run mail servers."),
 ]
 
 POLICY_PAGES_WRONG = [
@@ -577,6 +582,8 @@ POLICY_PAGES_WRONG = [
     # a firewall that is passed through, not the one that blocks, is a middlebox added
     ("for endpoint('labs') block traffic('gaming')",
      "The firewall inspects lab traffic, and gaming is blocked."),
+    # the servers named as the place a rule is for still contradict another place
+    ("for endpoint('labs') block protocol('smtp')", "Block SMTP to the mail servers."),
     # the Internet as where traffic goes, for an intent whose path ends elsewhere
     ("from endpoint('labs') to endpoint('servers') block protocol('ssh')",
      "Outbound SSH from the labs to the Internet is blocked."),
