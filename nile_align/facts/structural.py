@@ -435,8 +435,24 @@ def _item(item: Function, ctx: _Context) -> Finding:
         return Finding("item", f"{item.kind} {item.value}", "matched",
                        detail="any: nothing narrower is named")
     span = ctx.name(item.value, item.kind)
+    if span is None and (back := _referred(item, ctx)) is not None:
+        return back
     return Finding("item", f"{item.kind} {item.value}", "matched" if span else "missing", span,
                    required=True)
+
+
+def _referred(item: Function, ctx: _Context) -> Finding | None:
+    """An item the policy names by pointing back ("this port is blocked coming in"), the
+    item named before it, where the reading sets it aside ("Because chargen is used as an
+    amplifier, this port is blocked"): the words point at it, so it is stated."""
+    here = ctx.r.english["anaphor"].search(ctx.text)
+    if here is None:
+        return None
+    before = ctx.vocab.analyse(ctx.r.said[:here.start()])
+    if (span := spelled(item.value, before, ctx.vocab)) is None:
+        return None
+    return Finding("item", f"{item.kind} {item.value}", "matched", here.span(), required=True,
+                   detail=f"{here.group()!r} points back at {ctx.r.said[span[0]:span[1]]!r}")
 
 
 def _added(intent: Intent, ctx: _Context) -> list[Finding]:

@@ -565,6 +565,9 @@ POLICY_PAGES = [
      "Inbound X11 from a remote host to the campus is blocked."),
     ("for endpoint('labs') block protocol('smtp')",
      "SMTP is blocked for the labs, which may not run mail servers."),
+    # "this protocol" points back at the one a rationale named
+    ("for endpoint('labs') block protocol('telnet')",
+     "Because Telnet sends passwords in clear text, this protocol is blocked for the labs."),
 ]
 
 POLICY_PAGES_WRONG = [
@@ -582,6 +585,8 @@ POLICY_PAGES_WRONG = [
     # a firewall that is passed through, not the one that blocks, is a middlebox added
     ("for endpoint('labs') block traffic('gaming')",
      "The firewall inspects lab traffic, and gaming is blocked."),
+    ("for endpoint('labs') block protocol('ssh')",
+     "Because Telnet sends passwords in clear text, this protocol is blocked for the labs."),
     # the servers named as the place a rule is for still contradict another place
     ("for endpoint('labs') block protocol('smtp')", "Block SMTP to the mail servers."),
     # the Internet as where traffic goes, for an intent whose path ends elsewhere
