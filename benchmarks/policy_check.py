@@ -9,7 +9,7 @@ Each pair gets the verdict a chatbot backend gets for one translation
 Reported per set: of the intents both engineers call exact, the share ``aligned``,
 contradicted (``not_aligned``) and ``uncertain`` (issue 40's goal: ≥ 85% aligned, ≤ 5%
 contradicted); of the intents that state the rule only in part (the sentence says more
-than Nile can), the share approved.
+than Nile can), and of the wrong ones, the share approved.
 
     .venv/bin/python benchmarks/policy_check.py --sentences policy-sentences.tsv
     .venv/bin/python benchmarks/policy_check.py --sentences S.tsv --misses /tmp/policy
@@ -42,18 +42,21 @@ def joined(sentences: Path, labels: Path = LABELS) -> pd.DataFrame:
 
 def measure(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per set: the shares of exact intents aligned, contradicted and uncertain, and
-    the share of partial intents approved."""
+    the shares of partial and of wrong intents approved."""
     rows = []
     for name, part in frame.groupby("set", sort=False):
         exact = part[part["settled"] == "exact"]
         partial = part[part["settled"] == "incomplete"]
+        wrong = part[part["settled"] == "wrong"]
         said = exact["verdict"].value_counts(normalize=True)
         rows.append({"set": name, "exact": len(exact),
                      "aligned": said.get("aligned", 0.0),
                      "contradicted": said.get("not_aligned", 0.0),
                      "uncertain": said.get("uncertain", 0.0),
                      "partial": len(partial),
-                     "partial approved": (partial["verdict"] == "aligned").mean()})
+                     "partial approved": (partial["verdict"] == "aligned").mean(),
+                     "wrong": len(wrong),
+                     "wrong approved": (wrong["verdict"] == "aligned").mean()})
     return pd.DataFrame(rows)
 
 
@@ -64,7 +67,7 @@ def main() -> None:
     parser.add_argument("--misses", type=Path, help="write every pair with its verdict here")
     args = parser.parse_args()
     frame = joined(args.sentences)
-    frame = frame[frame["settled"].isin(["exact", "incomplete"])].copy()
+    frame = frame[frame["settled"].isin(["exact", "incomplete", "wrong"])].copy()
     verdicts = [check_translation(n, s) for n, s in zip(frame["nile"], frame["sentence"])]
     frame["verdict"] = [v.verdict for v in verdicts]
     frame["reasons"] = [" | ".join(v.reasons) for v in verdicts]

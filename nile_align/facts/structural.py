@@ -499,7 +499,10 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             what = "target"
         else:
             what = "item" if m.categories & ITEMS else "middlebox"
-            if what == "middlebox" and _enforces(m, intent, ctx) or what == "item" and any(
+            if what == "middlebox" and (_enforces(m, intent, ctx) or _acl_verb(m, r)) or \
+                    what == "item" and (_apposed(m, ctx) or _TRANSPORT.match(
+                        ctx.text, m.span[1]) and set(m.keys) <= {"tcp", "udp"}) or \
+                    what == "item" and any(
                     c.span[0] >= m.span[1] and _adjacent(m, c, ctx.text)
                     and _any_machine(c, ctx) for c in ctx.mentions):
                 continue  # how a block is enforced; what a server serves ("mail servers")
@@ -514,6 +517,28 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
                            "contradicted", m.span, f"adds {what} {m.text!r}"))
     return out + _added_unknown(ctx, claimed, intent) + _added_limits(ctx, intent) + \
         _added_exceptions(ctx, claimed) + _narrowed(ctx)
+
+
+def _apposed(m: Mention, ctx: _Context) -> bool:
+    """Whether a kind of traffic stands right before the names the intent has, as what they
+    are ("the social media networks Facebook and Instagram", "music streaming services
+    Soundcloud and Spotify", "video streaming sites: Twitch"): it describes them."""
+    gap = _APPOSITION.match(ctx.text, m.span[1])
+    return "traffic" in m.categories and gap is not None and any(
+        a == gap.end() for a, _ in ctx.named)
+
+
+_APPOSITION = re.compile(r"(?:\s+(?:services?|sites?|websites?|web\s+sites?|networks?|apps?|"
+                         r"applications?|platforms?|programs?))?\s*[—–:-]?\s*", re.IGNORECASE)
+# "TCP ports 135 and 445": the transport says which ports, no item of its own
+_TRANSPORT = re.compile(r"\s+ports?\b", re.IGNORECASE)
+
+
+def _acl_verb(m: Mention, r: Reading) -> bool:
+    """Whether a middlebox's name is read as the verb of an allow or a block ("filtered out":
+    blocked), a role in which it names no middlebox."""
+    return any(h.start < m.span[1] and m.span[0] < h.end
+               for name in ("block", "unblock", "allow") for h in r.cues(name))
 
 
 def _enforces(m: Mention, intent: Intent, ctx: _Context) -> bool:
@@ -927,7 +952,8 @@ def _other_name(ctx: _Context, f: Function) -> Mention | None:
 def _any_machine(m: Mention, ctx: _Context) -> bool:
     """Whether a host or server word names machines of a kind, no place of the site: one
     said with "a" or "any" ("on a remote host"), or by what it serves ("web servers",
-    "mail servers"). Such words never contradict an intent's own target."""
+    "mail servers"); or is a verb ("domains that host malware"). Such words never
+    contradict an intent's own target."""
     if not all(ctx.vocab.is_generic(k) for k in m.keys):
         return False
     before = ctx.text[max(0, m.span[0] - 40):m.span[0]]
@@ -937,7 +963,9 @@ def _any_machine(m: Mention, ctx: _Context) -> bool:
                _adjacent(c, m, ctx.text) for c in ctx.mentions)
 
 
-_INDEFINITE = re.compile(r"\b(?:a|an|any)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
+# "a remote host", "any server"; "domains that host malware" (a verb)
+_INDEFINITE = re.compile(r"\b(?:a|an|any)\s+(?:[\w-]+\s+)?$|\b(?:that|which|who)\s+$",
+                         re.IGNORECASE)
 
 
 def _targets(intent: Intent, ctx: _Context) -> list[Finding]:

@@ -568,6 +568,24 @@ POLICY_PAGES = [
     # "this protocol" points back at the one a rationale named
     ("for endpoint('labs') block protocol('telnet')",
      "Because Telnet sends passwords in clear text, this protocol is blocked for the labs."),
+    # a middlebox named by the verb of its work
+    ("for endpoint('library') add middlebox('content filter')",
+     "Web traffic in the library is filtered."),
+    ("for endpoint('dorms') add middlebox('traffic shaper')", "Usage is shaped in the dorms."),
+    # a kind of traffic right before the names it lists describes them
+    ("for group('students') block service('facebook'), service('instagram')",
+     "The school blocks the social media networks Facebook and Instagram for students."),
+    # a transport before "ports" says which ports
+    ("for endpoint('campus') block protocol('smb')",
+     "SMB (TCP port 445) is blocked at the campus border."),
+    # what a change leaves as it was stays allowed
+    ("for endpoint('labs') allow protocol('rdp')",
+     "Remote Desktop will continue to work in the labs."),
+    ("for endpoint('labs') allow traffic('streaming')",
+     "Streaming in the labs will not be affected."),
+    # "host" after "that" is a verb, no place
+    ("for endpoint('network') block traffic('known bad domains')",
+     "Our resolvers block known bad domains that host phishing pages."),
 ]
 
 POLICY_PAGES_WRONG = [
@@ -587,6 +605,13 @@ POLICY_PAGES_WRONG = [
      "The firewall inspects lab traffic, and gaming is blocked."),
     ("for endpoint('labs') block protocol('ssh')",
      "Because Telnet sends passwords in clear text, this protocol is blocked for the labs."),
+    # a filter's noun is no content filter; "filtered out" blocks
+    ("for group('students') add middlebox('content filter')",
+     "Students' traffic passes through the parental-control filter."),
+    ("for group('students') add middlebox('content filter')",
+     "Gaming sites are filtered out for students."),
+    ("for endpoint('labs') block protocol('rdp')",
+     "Remote Desktop will continue to work in the labs."),
     # the servers named as the place a rule is for still contradict another place
     ("for endpoint('labs') block protocol('smtp')", "Block SMTP to the mail servers."),
     # the Internet as where traffic goes, for an intent whose path ends elsewhere
