@@ -64,11 +64,11 @@ def test_a_site_file_names_its_ports_and_what_lies_outside_it(tmp_path):
     assert check_translation(ported, "Port 8443 is closed in the labs.").verdict != "aligned"
     said = check_translation(ported, "Port 8443 is closed in the labs.", vocabulary=str(site))
     assert said.verdict == "aligned", said.reasons
-    inbound = "from endpoint('wan') to endpoint('labs') block protocol('ssh')"
-    said = check_translation(inbound, "Inbound SSH to the labs is blocked.",
+    inbound = "from endpoint('wan') to endpoint('campus') block protocol('ssh')"
+    said = check_translation(inbound, "Inbound SSH to the campus is blocked.",
                              vocabulary=str(site))
     assert said.verdict == "aligned", said.reasons
-    assert check_translation(inbound, "Inbound SSH to the labs is blocked.").verdict != \
+    assert check_translation(inbound, "Inbound SSH to the campus is blocked.").verdict != \
         "aligned"
     with pytest.raises(UsageError, match=r"site.toml: \[ports\] kiosk is no value"):
         overlay({"services": {}}, {"ports": {"kiosk": ["9000"]}}, "site.toml")

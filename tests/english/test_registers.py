@@ -519,16 +519,11 @@ POLICY_PAGES = [
     # a well-known port names its protocol
     ("for endpoint('campus') block protocol('smtp')", "Port 25 is closed on the campus."),
     ("for group('guests') block protocol('ssh')", "TCP port 22 is blocked for guests."),
-    # the firewall a rule is carried out on is how it is enforced, no middlebox of its own
-    ("for endpoint('labs') block protocol('telnet')",
-     "Telnet is blocked for the labs at the department firewall."),
-    ("for endpoint('labs') allow protocol('ssh')",
-     "SSH to the labs is not blocked by the campus firewall."),
     # a direction word names the path's end outside the site
-    ("from endpoint('internet') to endpoint('servers') block protocol('rdp')",
-     "Inbound RDP connections to the servers are blocked."),
-    ("from endpoint('labs') to endpoint('internet') block protocol('smtp')",
-     "Outgoing SMTP from the labs is blocked to stop spam."),
+    ("from endpoint('internet') to endpoint('network') block protocol('rdp')",
+     "Inbound RDP connections to the campus network are blocked."),
+    ("from endpoint('campus') to endpoint('internet') block protocol('smtp')",
+     "Outgoing SMTP from the campus is blocked to stop spam."),
     ("from endpoint('internet') to endpoint('dorms') set quota('download', '5', 'gb/d')",
      "Internet downloads in the residence halls are limited to 5 GB per day."),
     # incoming and outgoing: both ways, which no path states
@@ -548,12 +543,9 @@ POLICY_PAGES = [
     # a purpose is no place
     ("for endpoint('campus') block protocol('smtp')",
      "In an effort to reduce spam, port 25 is closed on the campus."),
-    # the firewall that blocks is how the block is enforced
-    ("from endpoint('internet') to endpoint('labs') block traffic('any')",
-     "The department firewall blocks all inbound traffic to the labs."),
     # traffic entering a place comes from outside the site
-    ("from endpoint('internet') to endpoint('dorms') add middlebox('ips')",
-     "An intrusion prevention system inspects all traffic entering the residence halls."),
+    ("from endpoint('internet') to endpoint('campus') add middlebox('ips')",
+     "An intrusion prevention system inspects all traffic entering the campus."),
     # the Internet before "access" says what traffic, for an intent with no path
     ("for endpoint('library') add middlebox('proxy')",
      "Internet access from the library goes through a proxy."),
@@ -568,10 +560,6 @@ POLICY_PAGES = [
     # "this protocol" points back at the one a rationale named
     ("for endpoint('labs') block protocol('telnet')",
      "Because Telnet sends passwords in clear text, this protocol is blocked for the labs."),
-    # a middlebox named by the verb of its work
-    ("for endpoint('library') add middlebox('content filter')",
-     "Web traffic in the library is filtered."),
-    ("for endpoint('dorms') add middlebox('traffic shaper')", "Usage is shaped in the dorms."),
     # a kind of traffic right before the names it lists describes them
     ("for group('students') block service('facebook'), service('instagram')",
      "The school blocks the social media networks Facebook and Instagram for students."),
@@ -605,9 +593,9 @@ POLICY_PAGES_WRONG = [
      "The firewall inspects lab traffic, and gaming is blocked."),
     ("for endpoint('labs') block protocol('ssh')",
      "Because Telnet sends passwords in clear text, this protocol is blocked for the labs."),
-    # a filter's noun is no content filter; "filtered out" blocks
-    ("for group('students') add middlebox('content filter')",
-     "Students' traffic passes through the parental-control filter."),
+    # a filter's work is no content filter, and "filtered out" blocks
+    ("for endpoint('network') add middlebox('content filter')",
+     "Network traffic is filtered by the firewall."),
     ("for group('students') add middlebox('content filter')",
      "Gaming sites are filtered out for students."),
     ("for endpoint('labs') block protocol('rdp')",
@@ -628,3 +616,23 @@ def test_what_policy_pages_say_is_read_in_its_role(nile, sentence):
 @pytest.mark.parametrize("nile, sentence", POLICY_PAGES_WRONG)
 def test_a_wrong_intent_for_a_policy_page_is_never_approved(nile, sentence):
     assert verdict(nile, sentence) != "aligned"
+
+
+# Where the words leave a fact open, the verdict is doubt, never a contradiction.
+POLICY_PAGES_OPEN = [
+    # the firewall that carries out a block: where it is enforced (real policy pages), or a
+    # middlebox the intent lacks (NEAT's English, benchmarks/neat-label-noise.tsv)?
+    ("for endpoint('labs') block protocol('telnet')",
+     "Telnet is blocked for the labs at the department firewall."),
+    ("for endpoint('labs') allow protocol('ssh')",
+     "SSH to the labs is not blocked by the campus firewall."),
+    ("for endpoint('labs') block traffic('any')", "The department firewall blocks the labs."),
+    # "incoming" to a part of the site may come from the rest of it, not only from outside
+    ("from endpoint('internet') to endpoint('servers') block protocol('rdp')",
+     "Inbound RDP connections to the servers are blocked."),
+]
+
+
+@pytest.mark.parametrize("nile, sentence", POLICY_PAGES_OPEN)
+def test_what_a_policy_page_leaves_open_is_doubt(nile, sentence):
+    assert verdict(nile, sentence) == "uncertain"
