@@ -507,13 +507,8 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
                                    f"{m.text!r} carries out the rule: where it is enforced, "
                                    "or a middlebox the intent lacks?", True))
                 continue
-            if what == "middlebox" and _acl_verb(m, r) or \
-                    what == "item" and (_apposed(m, ctx) or _TRANSPORT.match(
-                        ctx.text, m.span[1]) and set(m.keys) <= {"tcp", "udp"}) or \
-                    what == "item" and any(
-                    c.span[0] >= m.span[1] and _adjacent(m, c, ctx.text)
-                    and _any_machine(c, ctx) for c in ctx.mentions):
-                continue  # how a block is enforced; what a server serves ("mail servers")
+            if _states_nothing(m, what, ctx):
+                continue
             if what == "item" and _idle(r, m.span):
                 # Named where no verb of the policy reaches ("- too many complaints about
                 # gaming lag"): an added item, or the context of the request? Doubt.
@@ -525,6 +520,18 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
                            "contradicted", m.span, f"adds {what} {m.text!r}"))
     return out + _added_unknown(ctx, claimed, intent) + _added_limits(ctx, intent) + \
         _added_exceptions(ctx, claimed) + _narrowed(ctx)
+
+
+def _states_nothing(m: Mention, what: str, ctx: _Context) -> bool:
+    """Whether an item's name states nothing where it stands: a kind of traffic right before
+    the names it lists; a transport before "ports"; what a server serves ("mail
+    servers")."""
+    if what != "item":
+        return False
+    transport = set(m.keys) <= {"tcp", "udp"} and _TRANSPORT.match(ctx.text, m.span[1])
+    return _apposed(m, ctx) or bool(transport) or any(
+        c.span[0] >= m.span[1] and _adjacent(m, c, ctx.text) and _any_machine(c, ctx)
+        for c in ctx.mentions)
 
 
 def _apposed(m: Mention, ctx: _Context) -> bool:
@@ -540,13 +547,6 @@ _APPOSITION = re.compile(r"(?:\s+(?:services?|sites?|websites?|web\s+sites?|netw
                          r"applications?|platforms?|programs?))?\s*[—–:-]?\s*", re.IGNORECASE)
 # "TCP ports 135 and 445": the transport says which ports, no item of its own
 _TRANSPORT = re.compile(r"\s+ports?\b", re.IGNORECASE)
-
-
-def _acl_verb(m: Mention, r: Reading) -> bool:
-    """Whether a middlebox's name is read as the verb of an allow or a block ("filtered out":
-    blocked), a role in which it names no middlebox."""
-    return any(h.start < m.span[1] and m.span[0] < h.end
-               for name in ("block", "unblock", "allow") for h in r.cues(name))
 
 
 def _enforces(m: Mention, intent: Intent, ctx: _Context) -> bool:
