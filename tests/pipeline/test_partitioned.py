@@ -123,6 +123,14 @@ def test_a_pool_of_processes_gives_the_outputs_of_this_process(tmp_path):
     assert_same_outputs(tmp_path / "one", tmp_path / "pool")
 
 
+def in_a_process(code: str) -> str:
+    """What ``code`` prints, run in a Python process of its own (which must succeed)."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def test_the_pool_runs_every_task_when_its_workers_leave_after_their_share():
     """A backlog of tasks many times the workers' share: each worker leaves after
     TASKS_PER_WORKER tasks and a fresh one replaces it, and every task runs (Python 3.11's
@@ -136,10 +144,7 @@ def test_the_pool_runs_every_task_when_its_workers_leave_after_their_share():
             "engine.close()\n"
             "from collections import Counter\n"
             "print(len(pids), max(Counter(pids).values()))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    ran, most = map(int, done.stdout.split())
+    ran, most = map(int, in_a_process(code).split())
     assert ran == 5 * 2 * TASKS_PER_WORKER and most <= TASKS_PER_WORKER  # workers replaced
 
 
@@ -176,10 +181,7 @@ def test_the_pools_workers_start_with_ctrl_c_ignored_not_blocked():
             "handler = engine.get(engine.submit(signal.getsignal, signal.SIGINT))\n"
             "engine.close()\n"
             "print(signal.SIGINT in mask, handler is signal.SIG_IGN)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "True"]
+    assert in_a_process(code).split() == ["False", "True"]
 
 
 def descendants(pid: int) -> set[int]:
