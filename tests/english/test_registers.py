@@ -560,6 +560,10 @@ POLICY_PAGES = [
     # "this protocol" points back at the one a rationale named
     ("for endpoint('labs') block protocol('telnet')",
      "Because Telnet sends passwords in clear text, this protocol is blocked for the labs."),
+    # a middlebox named by the verb of its work
+    ("for endpoint('library') add middlebox('content filter')",
+     "Web traffic in the library is filtered."),
+    ("for endpoint('dorms') add middlebox('traffic shaper')", "Usage is shaped in the dorms."),
     # a kind of traffic right before the names it lists describes them
     ("for group('students') block service('facebook'), service('instagram')",
      "The school blocks the social media networks Facebook and Instagram for students."),
@@ -593,9 +597,12 @@ POLICY_PAGES_WRONG = [
      "The firewall inspects lab traffic, and gaming is blocked."),
     ("for endpoint('labs') block protocol('ssh')",
      "Because Telnet sends passwords in clear text, this protocol is blocked for the labs."),
-    # a filter's work is no content filter, and "filtered out" blocks
+    # filtering that a firewall does is no content filter; a filter's noun is none; and
+    # "filtered out" blocks
     ("for endpoint('network') add middlebox('content filter')",
      "Network traffic is filtered by the firewall."),
+    ("for group('students') add middlebox('content filter')",
+     "Students' traffic passes through the parental-control filter."),
     ("for group('students') add middlebox('content filter')",
      "Gaming sites are filtered out for students."),
     ("for endpoint('labs') block protocol('rdp')",
