@@ -477,12 +477,13 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
 
 def _own_work(mentions: list[Mention], text: str, e: English) -> list[Mention]:
     """The mentions but a middlebox named by the verb of its work where another middlebox is
-    said to do it ("filtered by the campus firewall": the firewall's work, no content
-    filter of its own)."""
+    said to do it ("filtered by the campus firewall", "no longer filtered or balanced by
+    them": their work, no content filter of its own)."""
     boxes = [m.span[0] for m in mentions if "middleboxes" in m.categories]
     return [m for m in mentions if not (
-        "middleboxes" in m.categories and m.text.casefold().endswith("ed") and any(
-            b > m.span[1] and e["agent"].fullmatch(text, m.span[1], b) for b in boxes))]
+        "middleboxes" in m.categories and m.text.casefold().endswith("ed") and (
+            e["agent_pronoun"].match(text, m.span[1]) or any(
+                b > m.span[1] and e["agent"].fullmatch(text, m.span[1], b) for b in boxes)))]
 
 
 def _typos(words: Sentence, mentions: list[Mention], vocab: Vocabulary,

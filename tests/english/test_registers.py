@@ -564,6 +564,8 @@ POLICY_PAGES = [
     ("for endpoint('library') add middlebox('content filter')",
      "Web traffic in the library is filtered."),
     ("for endpoint('dorms') add middlebox('traffic shaper')", "Usage is shaped in the dorms."),
+    ("for endpoint('dorms') remove middlebox('parental control')",
+     "Remove the parental control for the dorms, so dorm traffic is no longer filtered by it."),
     # a kind of traffic right before the names it lists describes them
     ("for group('students') block service('facebook'), service('instagram')",
      "The school blocks the social media networks Facebook and Instagram for students."),
