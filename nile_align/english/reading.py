@@ -433,7 +433,7 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     said = text
     text, asides = find_asides(normalise(said, e, _letter_words(vocab, e)), e)
     words = vocab.analyse(text)
-    named = _own_work(vocab.mentions(words), text, e)
+    named = _own_work(vocab.mentions(words), text, vocab, e)
     typos = _typos(words, named, vocab, e)
     mentions = tuple(sorted(named + [m for m, _ in typos], key=lambda m: m.span))
     asides = _described(text, mentions, asides, e)
@@ -475,13 +475,14 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
                    said, asides, e, tuple((m.span, name) for m, name in typos))
 
 
-def _own_work(mentions: list[Mention], text: str, e: English) -> list[Mention]:
+def _own_work(mentions: list[Mention], text: str, vocab: Vocabulary,
+              e: English) -> list[Mention]:
     """The mentions but a middlebox named by the verb of its work where another middlebox is
     said to do it ("filtered by the campus firewall", "no longer filtered or balanced by
     them": their work, no content filter of its own)."""
     boxes = [m.span[0] for m in mentions if "middleboxes" in m.categories]
     return [m for m in mentions if not (
-        "middleboxes" in m.categories and m.text.casefold().endswith("ed") and (
+        "middleboxes" in m.categories and m.text.casefold() in vocab.work and (
             e["agent_pronoun"].match(text, m.span[1]) or any(
                 b > m.span[1] and e["agent"].fullmatch(text, m.span[1], b) for b in boxes)))]
 

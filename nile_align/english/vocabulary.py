@@ -85,6 +85,7 @@ class Vocabulary:
         self._data = data
         # Words compared as written: stemming would merge them with another value.
         self.exact = frozenset(w.casefold() for w in data.get("words", {}).get("exact", []))
+        self.work = frozenset(w.casefold() for w in data.get("words", {}).get("work", []))
         self.short = {k.casefold(): v.casefold()
                       for k, v in data.get("words", {}).get("short", {}).items()}
         reversed_by = [tuple(j.split()) for j in data.get("words", {}).get("reversed", [])]

@@ -90,7 +90,7 @@ def test_the_check_writes_what_one_process_wrote_before_it_ran_as_partitions(tmp
         assert (tmp_path / "out" / name).read_bytes() == (EXPECTED / name).read_bytes(), name
     assert result.summary["engine"] == {**result.summary["engine"], "name": "local",
                                         "partitions": 1, "layout": "files"}
-    assert result.open_flags == sum(f.status == "open" for f in result.flags) == 9
+    assert result.open_flags == sum(f.status == "open" for f in result.flags) == 8
 
 
 def test_partitions_of_any_size_give_the_same_outputs(tmp_path):
