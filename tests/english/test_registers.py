@@ -566,6 +566,9 @@ POLICY_PAGES = [
     ("for endpoint('dorms') add middlebox('traffic shaper')", "Usage is shaped in the dorms."),
     ("for endpoint('dorms') remove middlebox('parental control')",
      "Remove the parental control for the dorms, so dorm traffic is no longer filtered by it."),
+    # a law's name names the law, no place ("Internet")
+    ("for endpoint('library') add middlebox('content filter')",
+     "Under the Children's Internet Protection Act, library computers use a content filter."),
     # a kind of traffic right before the names it lists describes them
     ("for group('students') block service('facebook'), service('instagram')",
      "The school blocks the social media networks Facebook and Instagram for students."),
