@@ -350,10 +350,9 @@ def load(text: str) -> Vocabulary:
 #: a table of names (value -> spellings: spellings added to the value's), a table of lists
 #: (items added), or a table of settings (replaced).
 TABLES = {**{c: "names" for c in CATEGORIES}, "related": "names", "ports": "names",
-          "kinds": "lists",
-          "implicit": "lists", "generic": "lists", "individual": "lists", "outside": "lists",
-          "equivalent": "lists", "words": "words", "conventions": "settings",
-          "samples": "lists"}
+          "kinds": "lists", "implicit": "lists", "generic": "lists", "individual": "lists",
+          "outside": "lists", "equivalent": "lists", "words": "words",
+          "conventions": "settings", "samples": "lists"}
 
 
 def overlay(base: dict, extra: dict, source: str = "<overlay>") -> dict:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from ..english.amounts import Amount
 from ..english.cues import Hit
-from ..english.data import known_word
+from ..english.data import English, known_word
 from ..english.lexicon import Lexicon, reading_of
 from ..english.reading import Reading
 from ..english.statement import Said, Window
@@ -478,7 +478,7 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             continue
         # Side by side with a related item of the intent, either way round ("POP3 email",
         # "video conference H323"), it describes that item.
-        if any((_adjacent(m, c, ctx.text) or _means(m, c, ctx.text)) and (
+        if any((_adjacent(m, c, ctx.text) or _means(m, c, ctx.text, r.english)) and (
                 vocab.describes(m.keys, c.keys) or vocab.describes(c.keys, m.keys))
                for c in claimed):
             continue
@@ -528,7 +528,8 @@ def _states_nothing(m: Mention, what: str, ctx: _Context) -> bool:
     servers")."""
     if what != "item":
         return False
-    transport = set(m.keys) <= {"tcp", "udp"} and _TRANSPORT.match(ctx.text, m.span[1])
+    transport = set(m.keys) <= {"tcp", "udp"} and ctx.r.english["transport_ports"].match(
+        ctx.text, m.span[1])
     return _apposed(m, ctx) or bool(transport) or any(
         c.span[0] >= m.span[1] and _adjacent(m, c, ctx.text) and _any_machine(c, ctx)
         for c in ctx.mentions)
@@ -538,15 +539,9 @@ def _apposed(m: Mention, ctx: _Context) -> bool:
     """Whether a kind of traffic stands right before the names the intent has, as what they
     are ("the social media networks Facebook and Instagram", "music streaming services
     Soundcloud and Spotify", "video streaming sites: Twitch"): it describes them."""
-    gap = _APPOSITION.match(ctx.text, m.span[1])
+    gap = ctx.r.english["apposition"].match(ctx.text, m.span[1])
     return "traffic" in m.categories and gap is not None and any(
         a == gap.end() for a, _ in ctx.named)
-
-
-_APPOSITION = re.compile(r"(?:\s+(?:services?|sites?|websites?|web\s+sites?|networks?|apps?|"
-                         r"applications?|platforms?|programs?))?\s*[—–:-]?\s*", re.IGNORECASE)
-# "TCP ports 135 and 445": the transport says which ports, no item of its own
-_TRANSPORT = re.compile(r"\s+ports?\b", re.IGNORECASE)
 
 
 def _enforces(m: Mention, intent: Intent, ctx: _Context) -> bool:
@@ -934,13 +929,10 @@ def _adjacent(a: Mention, b: Mention, text: str) -> bool:
     return re.fullmatch(r"[\s/()-]*", text[e1:s2]) is not None
 
 
-def _means(a: Mention, b: Mention, text: str) -> bool:
+def _means(a: Mention, b: Mention, text: str, e: English) -> bool:
     """Whether the second of two names is the means of the first ("file sharing using
     BitTorrent", "video calls over Skype"): the kind of item, then the one it is done with."""
-    return a.span < b.span and _MEANS.fullmatch(text, a.span[1], b.span[0]) is not None
-
-
-_MEANS = re.compile(r"\s+(?:using|via|over|with|through)\s+")
+    return a.span < b.span and e["means"].fullmatch(text, a.span[1], b.span[0]) is not None
 
 
 def _any(f: Function) -> bool:
@@ -965,15 +957,10 @@ def _any_machine(m: Mention, ctx: _Context) -> bool:
     if not all(ctx.vocab.is_generic(k) for k in m.keys):
         return False
     before = ctx.text[max(0, m.span[0] - 40):m.span[0]]
-    if _INDEFINITE.search(before):
+    if ctx.r.english["indefinite"].search(before):
         return True
     return any(c.span[1] <= m.span[0] and c.categories & ITEMS and
                _adjacent(c, m, ctx.text) for c in ctx.mentions)
-
-
-# "a remote host", "any server"; "domains that host malware" (a verb)
-_INDEFINITE = re.compile(r"\b(?:a|an|any)\s+(?:[\w-]+\s+)?$|\b(?:that|which|who)\s+$",
-                         re.IGNORECASE)
 
 
 def _targets(intent: Intent, ctx: _Context) -> list[Finding]:
