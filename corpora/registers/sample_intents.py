@@ -10,7 +10,8 @@ each register a ``dev`` part (read while the rules were changed), then ``held`` 
 ``seventh`` part (measured once, at the end). Two registers added by issue 40 (``chatbot``,
 ``notice``) have one ``blind`` part each: another register's development intents, in order,
 written once and measured once, at the end; two more (``opschat``, ``minutes``), written after
-those were read, have an ``unseen`` part made the same way.
+those were read, have an ``unseen`` part made the same way; two more (``faq``,
+``changelog``), written after the minutes were read, a ``fresh`` part.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ SEED = 30
 NEW = {"chatbot": ("policy", "cb"), "notice": ("helpdesk", "nt")}
 #: Two more, written after the first two were read (the ``unseen`` part), the same way.
 UNSEEN = {"opschat": ("email", "oc"), "minutes": ("nonnative", "mn")}
+#: Two more, written after the minutes set was read (the ``fresh`` part), the same way.
+FRESH = {"faq": ("dictated", "fq"), "changelog": ("helpdesk", "cl")}
 
 #: Hour windows as operators set them (NEAT's sample has only 10:00–20:00).
 HOURS = [("08:00", "17:00"), ("09:00", "17:30"), ("21:30", "06:00"), ("00:00", "07:00"),
@@ -143,7 +146,7 @@ def main() -> None:
         for k, register in enumerate(REGISTERS):
             again = list(written[(REGISTERS[(k + shift) % len(REGISTERS)], source)])
             write({(register, part): again}, rng, lift=False)
-    for part, registers in (("blind", NEW), ("unseen", UNSEEN)):
+    for part, registers in (("blind", NEW), ("unseen", UNSEEN), ("fresh", FRESH)):
         for register, (source, prefix) in registers.items():
             with open(HERE / f"intents-{register}-{part}.tsv", "w", encoding="utf-8",
                       newline="") as f:
