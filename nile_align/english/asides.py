@@ -31,6 +31,41 @@ _UTTERANCE = re.compile(r"[.!?\n:]")
 _CAPITALISED = re.compile(r"(?:\b[A-Z][\w-]*\s+){1,6}$")
 
 
+def _rationales(plain: str, e: English) -> list[tuple[str, Span]]:
+    """Each rationale, effect or restatement, up to the end of its sentence, or up to its
+    first comma where it opens the sentence, or up to a clause that states a policy ("...,
+    and because port 25 spreads spam, we block it in order to ..."); the rest of the
+    sentence is read on."""
+    out: list[tuple[str, Span]] = []
+    pos = 0
+    while (m := e["why"].search(plain, pos)) is not None:
+        start, end = m.span()
+        pos = max(end, start + 1)
+        if e["stating_opener"].match(plain, start) and e["amount"].search(plain, start, end):
+            continue  # "so it downloads at most 9450 MB a week" states the limit
+        if e["restatement"].match(plain, start) and (find_times(m.group(0), e)
+                                                     or find_dates(m.group(0), e)):
+            continue  # "the evening peak, that is, from 1 p.m. to 9 p.m.": said more precisely
+        if _SENTENCE_START.search(plain, 0, start) and (comma := plain.find(",", start, end)) > 0:
+            end = pos = comma  # "To keep the link free, students are capped at ..."
+        elif (stated := _stated_after(plain, start, end, e)) is not None:
+            end = pos = stated  # "..., and because it spreads spam, we block port 25"
+        out.append(("rationale", (start, end)))
+    return out
+
+
+def _stated_after(plain: str, start: int, end: int, e: English) -> int | None:
+    """The first comma in a rationale after which a clause states a policy (a cue of a
+    verb, a bound or a lift before the next comma): the rationale ends there."""
+    for comma in (m.start() for m in re.finditer(",", plain[start:end])):
+        comma += start
+        stop = plain.find(",", comma + 1, end)
+        stop = end if stop < 0 else stop
+        if any(e.cue[c].search(plain, comma, stop) for c in e.fact_cues):
+            return comma
+    return None
+
+
 def spelled_out(text: str, m: re.Match) -> Span | None:
     """The words before an abbreviation in parentheses that spell it out ("the Internet
     Control Message Protocol (ICMP)"): the abbreviation is the name, they describe it."""
@@ -102,16 +137,7 @@ def find_asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...
     # an amount ("Outside those hours the cap is 50 Mbps" says one).
     around += [("rule", m.span()) for m in e["rule_state"].finditer(plain)
                if m.end() > m.start() and not find_amounts(m.group(0), e)]
-    for m in e["why"].finditer(plain):
-        start, end = m.span()
-        if e["stating_opener"].match(plain, start) and e["amount"].search(plain, start, end):
-            continue  # "so it downloads at most 9450 MB a week" states the limit
-        if e["restatement"].match(plain, start) and (find_times(m.group(0), e)
-                                                     or find_dates(m.group(0), e)):
-            continue  # "the evening peak, that is, from 1 p.m. to 9 p.m.": said more precisely
-        if _SENTENCE_START.search(plain, 0, start) and (comma := plain.find(",", start, end)) > 0:
-            end = comma  # "To keep the link free, students are capped at ...": the rationale
-        around.append(("rationale", (start, end)))
+    around += _rationales(plain, e)
     # A date the work is due by ("Action: J. Park to implement by 1 March") is no window.
     if e["deadline_word"].search(plain) and e["date_hint"].search(plain):
         around += [("deadline", (due.start(), span[1])) for _, span in find_dates(plain, e)

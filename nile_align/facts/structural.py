@@ -129,6 +129,8 @@ class _Context:
     #: and path ends), found once per check.
     functions: list[Function] = field(default_factory=list)
     ends: list[Function] = field(default_factory=list)
+    #: Whether the intent has no path (a name outside the site may then say what traffic).
+    pathless: bool = False
     # the reading's, as attributes: the checks ask for them thousands of times a second
     text: str = field(init=False)
     vocab: Vocabulary = field(init=False)
@@ -183,7 +185,8 @@ class _Context:
         if any(m.span[0] <= span[0] and span[1] <= m.span[1] and m not in mine
                for m in self.mentions) or any(
                 m.span[0] <= span[0] and span[1] <= m.span[1] and m.span != span
-                for m in mine) or (inside and not self._names_more(span, inside)):
+                for m in mine) or (inside and not self._names_more(span, inside)
+                                   and not self._compound(inside, kind)):
             return False
         if self.r.read_as_other(span):
             return False
@@ -191,6 +194,17 @@ class _Context:
             return True
         return _as_written(self.text, span, value) and not (
             kind in ITEM_KINDS and self._placed(span, value))
+
+    @staticmethod
+    def _compound(inside: list[Mention], kind: str | None) -> bool:
+        """Whether names side by side are one name, the intent's, as English compounds
+        are: the last is the head, in the value's role, and the others qualify it, none a
+        place unless the value is one ("DNS Firewall" for middlebox('dns firewall'), never
+        "guests streaming" for traffic('guests streaming'))."""
+        role = ROLES.get(kind or "")
+        head, *rest = sorted(inside, key=lambda m: m.span, reverse=True)
+        return role is not None and len(inside) > 1 and bool(head.categories & role) and (
+            role == ROLES["endpoint"] or not any("targets" in m.categories for m in rest))
 
     def _placed(self, span: tuple[int, int], value: str) -> bool:
         """Whether an item's words stand where a place does: after "in", "at" or "on"
@@ -238,7 +252,8 @@ def check_facts(intent: Intent, sentence: str | Reading, *,
             vocabulary).
     """
     r = reading_of(sentence, lexicon)
-    ctx = _Context(r, functions=_functions(intent), ends=_ends(intent))
+    ctx = _Context(r, functions=_functions(intent), ends=_ends(intent),
+                   pathless=intent.path is None)
     wanted = [(("rate" if isinstance(i, Bandwidth) else "size"), nile_value(i))
               for _, i in intent.items() if isinstance(i, (Bandwidth, Quota)) and i.amount]
     ctx.exact = {a.span for a in ctx.amounts
@@ -248,6 +263,9 @@ def check_facts(intent: Intent, sentence: str | Reading, *,
     named = [*_targets(intent, ctx), *_path(intent, ctx), *_lost_path(intent, ctx)]
     items = {id(item): _item(item, ctx) for _, item in intent.items()
              if isinstance(item, Function)}
+    for op in intent.operations:
+        if op.verb == "allow":
+            _banned(op.items, items, ctx)
     out: list[Finding] = []
     for op in intent.operations:
         # All traffic listed beside named items ("block traffic('all'), traffic('torrent')"
@@ -441,6 +459,22 @@ def _item(item: Function, ctx: _Context) -> Finding:
                    required=True)
 
 
+def _banned(ops_items: list, items: dict[int, Finding], ctx: _Context) -> None:
+    """An item allowed that the sentence names only as the block others are exempted from
+    ("exempts Skype from the P2P ban"): that rule's, so the allow contradicts it."""
+    rules = [(h.start + m.end(), h.end) for h in ctx.r.cues("unblock")
+             if (m := _FROM.search(h.text))]
+    for item in ops_items:
+        f = items.get(id(item))
+        if f is not None and f.span and any(a <= f.span[0] and f.span[1] <= b for a, b in rules):
+            items[id(item)] = Finding("item", f.fact, "contradicted", f.span,
+                                      f"{ctx.text[f.span[0]:f.span[1]]!r} names the block "
+                                      "others are exempted from", True)
+
+
+_FROM = re.compile(r"\bfrom\b")
+
+
 def _referred(item: Function, ctx: _Context) -> Finding | None:
     """An item the policy names by pointing back ("this port is blocked coming in"), the
     item named before it, where the reading sets it aside ("Because chargen is used as an
@@ -488,7 +522,12 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
         if m.categories == {"targets"}:
             if any(vocab.is_implicit(k) for k in m.keys) or any(
                     r.marked(m.span, role) for role in open_ends) or _describes(m, ctx) \
-                    or _traffic_of(m, intent, ctx):
+                    or _traffic_of(m, ctx):
+                continue
+            if _counted(m, ctx):
+                out.append(Finding("target", f"no {m.key}", "missing", m.span,
+                                   f"{m.text!r} are people counted: context, or a target "
+                                   "the intent lacks?", True))
                 continue
             if (whose := _whose(m, ctx, claimed)) is not None:
                 out.append(Finding("target", f"no {m.key}", "missing", m.span,
@@ -499,6 +538,8 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             what = "target"
         else:
             what = "item" if m.categories & ITEMS else "middlebox"
+            if what == "middlebox" and _infinitive(m, ctx):
+                continue
             if what == "middlebox" and _enforces(m, intent, ctx):
                 # The firewall that blocks: where the block is enforced, or a middlebox
                 # traffic is sent through? Real policy pages mean the first, NEAT's
@@ -525,12 +566,14 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
 def _states_nothing(m: Mention, what: str, ctx: _Context) -> bool:
     """Whether an item's name states nothing where it stands: a kind of traffic right before
     the names it lists; a transport before "ports"; what a server serves ("mail
-    servers")."""
+    servers"); the name of the block an exception is made to ("exempts Skype from the P2P
+    ban": what that rule blocks is another rule's)."""
     if what != "item":
         return False
     transport = set(m.keys) <= {"tcp", "udp"} and ctx.r.english["transport_ports"].match(
         ctx.text, m.span[1])
-    return _apposed(m, ctx) or bool(transport) or any(
+    excepted = any(h.start < m.span[0] and m.span[1] < h.end for h in ctx.r.cues("unblock"))
+    return _apposed(m, ctx) or bool(transport) or excepted or any(
         c.span[0] >= m.span[1] and _adjacent(m, c, ctx.text) and _any_machine(c, ctx)
         for c in ctx.mentions)
 
@@ -547,12 +590,14 @@ def _apposed(m: Mention, ctx: _Context) -> bool:
 def _enforces(m: Mention, intent: Intent, ctx: _Context) -> bool:
     """Whether middlebox ``m`` is where or by what an intent that only allows or blocks has
     its rule carried out ("telnet is blocked at the campus firewall", "closed port 25 on the
-    firewall", "the campus firewall blocks inbound traffic"): how the rule is enforced, or
-    a middlebox the intent lacks."""
+    firewall", "the campus firewall blocks inbound traffic", "not approved as firewall
+    exceptions"): how the rule is enforced, or a middlebox the intent lacks."""
     if not intent.operations or any(op.verb not in ("allow", "block")
                                     for op in intent.operations):
         return False
     r = ctx.r
+    if r.english["rule_of"].match(ctx.text, m.span[1]):
+        return True
     at = r.english.before("enforced", ctx.text, m.span[0])
     if at is not None and at.start() >= r.clauses[r.clause(m.span)][0]:
         return True
@@ -564,11 +609,27 @@ def _enforces(m: Mention, intent: Intent, ctx: _Context) -> bool:
 _AGENT = re.compile(r"\s*(?:[\w-]+\s+){0,2}")
 
 
-def _traffic_of(m: Mention, intent: Intent, ctx: _Context) -> bool:
+def _infinitive(m: Mention, ctx: _Context) -> bool:
+    """Whether a middlebox's name is a verb of what a middlebox does, after an infinitive's
+    "to" ("uses a firewall to monitor and decide"): a fact only in its role."""
+    return ctx.r.english.before("infinitive", ctx.text, m.span[0]) is not None and any(
+        h.start <= m.span[0] and m.span[1] <= h.end
+        for c in ctx.r.english.families["chain"] for h in ctx.r.cues(c))
+
+
+def _counted(m: Mention, ctx: _Context) -> bool:
+    """Whether a place's name is people counted ("who support some 28,000 students"): a
+    number of people, which no Nile target is."""
+    return m.categories == {"targets"} and \
+        ctx.r.english.before("counted", ctx.text, m.span[0]) is not None
+
+
+def _traffic_of(m: Mention, ctx: _Context) -> bool:
     """Whether a name outside the site ([outside]) says what traffic, not where it goes,
     for an intent with no path: "Internet access from the library is filtered", "block
-    internet traffic for guests" (all the traffic a target has goes there)."""
-    if intent.path is not None or not any(k in ctx.vocab.outside for k in m.keys):
+    internet traffic for guests" (all the traffic a target has goes there), "losing
+    Internet privileges"."""
+    if not ctx.pathless or not any(k in ctx.vocab.outside for k in m.keys):
         return False
     after = ctx.text[m.span[1]:m.span[1] + 30].split()
     return bool(after) and after[0].casefold().strip(".,;:") in ctx.r.english.generic_nouns
@@ -585,7 +646,7 @@ def _narrowed(ctx: _Context) -> list[Finding]:
         kind = bool(m.categories & ITEMS) and all(ctx.vocab.is_generic(k) for k in m.keys)
         if not (place or kind) or any(ctx.vocab.is_implicit(k) for k in m.keys) or \
                 any(a <= m.span[0] < b and a < m.span[0] for a, b in ctx.named) or \
-                r.described(m.span):
+                r.described(m.span) or _traffic_of(m, ctx):
             continue
         q = r.english["qualified"].search(ctx.text, max(0, m.span[0] - 40), m.span[0])
         if q is None:
@@ -946,7 +1007,7 @@ def _other_name(ctx: _Context, f: Function) -> Mention | None:
     category = {"targets"} if f.kind in ("endpoint", "group") else ITEMS
     return next((m for m in ctx.unclaimed(category) if not ctx.vocab.names(m, f.value)
                  and not any(ctx.vocab.is_implicit(k) for k in m.keys)
-                 and not _any_machine(m, ctx)), None)
+                 and not _any_machine(m, ctx) and not _counted(m, ctx)), None)
 
 
 def _any_machine(m: Mention, ctx: _Context) -> bool:

@@ -583,6 +583,24 @@ POLICY_PAGES = [
     # "host" after "that" is a verb, no place
     ("for endpoint('network') block traffic('known bad domains')",
      "Our resolvers block known bad domains that host phishing pages."),
+    # a rationale ends where a clause states the policy, and the rest is read on
+    ("for endpoint('labs') block protocol('telnet')",
+     "Because Telnet is old, and because it sends passwords in clear text, we block Telnet "
+     "for the labs in order to protect the rest of the Internet."),
+    # the Internet before a noun of what traffic is, for an intent with no path
+    ("for group('guests') block traffic('streaming')",
+     "Guests keep their Internet privileges, but streaming is blocked."),
+    # names side by side are one name, the intent's, where the last is in its role
+    ("for endpoint('network') add middlebox('dns firewall')",
+     "All lookups go through the campus DNS Firewall."),
+    # a limit Nile has no word for, lifted, lifts none of its own
+    ("for endpoint('wireless') set quota('any', '2', 'gb/d')",
+     "There is no time limit on the wireless network, but there is a limit of 2 GB per day."),
+    # the block others are exempted from is another rule's
+    ("for endpoint('dorms') allow service('skype')", "The dorms exempt Skype from the P2P ban."),
+    # a middlebox's work after an infinitive's "to" is a verb
+    ("for endpoint('labs') add middlebox('firewall')",
+     "The labs use a firewall to monitor and control traffic."),
 ]
 
 POLICY_PAGES_WRONG = [
@@ -617,6 +635,17 @@ POLICY_PAGES_WRONG = [
     # the Internet as where traffic goes, for an intent whose path ends elsewhere
     ("from endpoint('labs') to endpoint('servers') block protocol('ssh')",
      "Outbound SSH from the labs to the Internet is blocked."),
+    # two names side by side, one a place: never one name of an item
+    ("for endpoint('network') block traffic('guest streaming')", "Guest streaming is blocked."),
+    # a limit lifted that Nile has no word for lifts none of its own
+    ("for endpoint('wireless') unset bandwidth('max', '5', 'mbps')",
+     "There is no time limit on the wireless network, which is capped at 5 Mbps."),
+    # the block others are exempted from is not allowed
+    ("for endpoint('dorms') allow service('skype'), traffic('peer2peer')",
+     "The dorms exempt Skype from the P2P ban."),
+    # a middlebox named as a thing, not a verb after "to", is added
+    ("for endpoint('labs') add middlebox('firewall')",
+     "The labs use a firewall and a traffic monitor."),
 ]
 
 
@@ -642,6 +671,9 @@ POLICY_PAGES_OPEN = [
     # "incoming" to a part of the site may come from the rest of it, not only from outside
     ("from endpoint('internet') to endpoint('servers') block protocol('rdp')",
      "Inbound RDP connections to the servers are blocked."),
+    # people counted: context, or a target the intent lacks?
+    ("for endpoint('network') block service('irc')",
+     "The IT group, which supports 20,000 students and 3,000 staff, blocks IRC on the network."),
 ]
 
 
