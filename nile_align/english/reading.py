@@ -479,12 +479,20 @@ def _own_work(mentions: list[Mention], text: str, vocab: Vocabulary,
               e: English) -> list[Mention]:
     """The mentions but a middlebox named by the verb of its work where another middlebox is
     said to do it ("filtered by the campus firewall", "no longer filtered or balanced by
-    them": their work, no content filter of its own)."""
+    them", "filters traffic through the unit firewall": their work, no content filter of its
+    own), or where the verb takes a protocol or
+    a service as its object ("filtering NetBIOS and SMB packets at the border": dropping
+    them, no content filter)."""
     boxes = [m.span[0] for m in mentions if "middleboxes" in m.categories]
+    named = [m.span[0] for m in mentions if m.categories & {"protocols", "services"}]
     return [m for m in mentions if not (
         "middleboxes" in m.categories and m.text.casefold() in vocab.work and (
             e["agent_pronoun"].match(text, m.span[1]) or any(
-                b > m.span[1] and e["agent"].fullmatch(text, m.span[1], b) for b in boxes)))]
+                b > m.span[1] and (e["agent"].fullmatch(text, m.span[1], b)
+                                   or e["agent_means"].fullmatch(text, m.span[1], b))
+                for b in boxes)
+            or any(b > m.span[1] and e["work_object"].fullmatch(text, m.span[1], b)
+                   for b in named)))]
 
 
 def _typos(words: Sentence, mentions: list[Mention], vocab: Vocabulary,
@@ -828,7 +836,9 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
     for m in r.english["fact_like"].finditer(text) if _DIGITS.search(text) else ():
         if any(a <= m.start() < b for a, b in taken):
             continue
-        if m.group("number") and not _in_word_of_letters(text, m):
+        if m.group("number") and not _in_word_of_letters(text, m) and not (
+                r.english["age_after"].match(text, m.end())
+                or r.english.before("age_before", text, m.start())):
             yield Unread("a number the rules cannot place", m.span(), m.group(0),
                          ("amount", "time"))
         elif m.group("clock"):
@@ -883,9 +893,11 @@ def _role(name: StatedName, role: str) -> StatedName:
 
 
 def _in_word_of_letters(text: str, m: re.Match) -> bool:
-    """Whether a number is part of a name such as "POP3", "H.323", "Net2Phone", "24/7"."""
+    """Whether a number is part of a name such as "POP3", "H.323", "Net2Phone", "24/7",
+    "M-21"."""
     a, b = m.span()
-    return (a > 0 and (text[a - 1].isalpha() or text[a - 1] in "/.")) or \
+    return (a > 0 and (text[a - 1].isalpha() or text[a - 1] in "/.")) or (
+        a > 1 and text[a - 1] == "-" and text[a - 2].isalpha()) or \
         (b < len(text) and (text[b].isalpha() or text[b] == "/"))
 
 

@@ -163,6 +163,8 @@ class _Context:
             others = [m.span for m in self.mentions if m not in mine]
             hit = spelled(value, words, self.vocab, others) or self._elided(value)
             same = [hit] if hit and self._in_role(hit, value, kind, mine) else []
+        if not same and (hit := self._side_by_side(value, kind)) is not None:
+            same = [hit]
         for span in same:  # a value named twice is still that value
             self.claim(span)
             self.named.add(span)
@@ -194,6 +196,25 @@ class _Context:
             return True
         return _as_written(self.text, span, value) and not (
             kind in ITEM_KINDS and self._placed(span, value))
+
+    def _side_by_side(self, value: str, kind: str | None) -> tuple[int, int] | None:
+        """Where a value the vocabulary does not know, made of two names it knows, is
+        named by those two side by side, as one compound (:meth:`_compound`): "peer to peer
+        games" for traffic('peer2peer gaming')."""
+        own = self.vocab.words(value)
+        if self.vocab.knows(value) or len(own) < 2:
+            return None
+        for k in range(1, len(own)):
+            first, last = " ".join(own[:k]), " ".join(own[k:])
+            if not (self.vocab.knows(first) and self.vocab.knows(last)):
+                continue
+            for a in self.mentions:
+                b = next((m for m in self.mentions if m.span[0] > a.span[1]
+                          and not self.text[a.span[1]:m.span[0]].strip(" -")), None)
+                if b is not None and self.vocab.names(a, first) and \
+                        self.vocab.names(b, last) and self._compound([a, b], kind):
+                    return a.span[0], b.span[1]
+        return None
 
     @staticmethod
     def _compound(inside: list[Mention], kind: str | None) -> bool:
@@ -628,11 +649,17 @@ def _traffic_of(m: Mention, ctx: _Context) -> bool:
     """Whether a name outside the site ([outside]) says what traffic, not where it goes,
     for an intent with no path: "Internet access from the library is filtered", "block
     internet traffic for guests" (all the traffic a target has goes there), "losing
-    Internet privileges"."""
+    Internet privileges", "internet web accesses", "information accessed through the
+    Internet"."""
     if not ctx.pathless or not any(k in ctx.vocab.outside for k in m.keys):
         return False
-    after = ctx.text[m.span[1]:m.span[1] + 30].split()
-    return bool(after) and after[0].casefold().strip(".,;:") in ctx.r.english.generic_nouns
+    if ctx.r.english.before("by_means", ctx.text, m.span[0]):
+        return True  # "information accessed through the Internet": the means
+    nouns = ctx.r.english.generic_nouns
+    # the noun right after, or after one word more ("internet web accesses")
+    return any(w in nouns or w.removesuffix("es") in nouns or w.removesuffix("s") in nouns
+               for w in (w.casefold().strip(".,;:")
+                         for w in ctx.text[m.span[1]:m.span[1] + 40].split()[:2]))
 
 
 def _narrowed(ctx: _Context) -> list[Finding]:
@@ -839,7 +866,7 @@ def _unstated(intent: Intent, ctx: _Context) -> list[Finding]:
             out.append(Finding("request", f"no {cue.replace('_', ' ')}", "contradicted",
                                hit.span, f"Nile cannot state {what}: {hit.text.strip()!r}",
                                True))
-    out += _merged(intent, ctx) + _dangling(ctx)
+    out += _merged(intent, ctx) + _dangling(ctx) + _open(intent, ctx)
     toward = [t.span for t in r.statement.targets if t.role == "to"]
     if intent.path is None and not any(isinstance(i, Quota) for _, i in intent.items()) \
             and not toward:
@@ -849,6 +876,31 @@ def _unstated(intent: Intent, ctx: _Context) -> list[Finding]:
                                    f"says {hit.text!r}, which way the traffic goes; the "
                                    "intent has no path", True))
                 break
+    return out
+
+
+def _open(intent: Intent, ctx: _Context) -> list[Finding]:
+    """What leaves the rule wider or narrower than any intent says (doubt): a list left open
+    after the intent's names ("YouTube, Twitter, etc."), and, for an intent with no quota, a
+    limit that holds once an allowance is used up ("once the allowance is hit, users are
+    limited to 64 kbps"), a condition Nile cannot state."""
+    r, out = ctx.r, []
+    ends = [end for _, end in ctx.named]
+    # (in a gloss too, which the cues leave out: "some sites (like YouTube, etc.)"; but a
+    # gloss of the intent's own name describes it: "ICMP (ping etc.)")
+    glosses = [(a, b) for kind, (a, b) in r.asides if kind == "gloss"
+               and any(0 <= a - end <= 2 for end in ends)]
+    for hit in r.english.cue["open_list"].finditer(r.text):
+        if any(0 <= hit.start() - end <= 3 for end in ends) and not any(
+                a <= hit.start() < b for a, b in glosses):
+            out.append(Finding("request", "no open list", "missing", hit.span(),
+                               f"{hit.group(0)!r}: the list is left open, so the rule may "
+                               "name more than the intent", True))
+    if not any(isinstance(i, Quota) for _, i in intent.items()):
+        for hit in r.cues("after_limit")[:1]:
+            out.append(Finding("request", "no condition", "missing", hit.span,
+                               f"{hit.text!r}: the rule holds once an allowance is used up, "
+                               "a condition Nile cannot state", True))
     return out
 
 
@@ -1003,11 +1055,15 @@ def _any(f: Function) -> bool:
 
 def _other_name(ctx: _Context, f: Function) -> Mention | None:
     """A name of the same family as ``f`` that the intent does not account for: another
-    endpoint or group for one, another application for a service, traffic or protocol."""
+    endpoint or group for one, another application for a service, traffic or protocol. The
+    Internet before a noun of what traffic ("internet web accesses") is the traffic of
+    the whole site or of everyone, no other place than theirs."""
     category = {"targets"} if f.kind in ("endpoint", "group") else ITEMS
+    whole = _any(f) or ctx.vocab.is_implicit(f.value)
     return next((m for m in ctx.unclaimed(category) if not ctx.vocab.names(m, f.value)
                  and not any(ctx.vocab.is_implicit(k) for k in m.keys)
-                 and not _any_machine(m, ctx) and not _counted(m, ctx)), None)
+                 and not _any_machine(m, ctx) and not _counted(m, ctx)
+                 and not (whole and _traffic_of(m, ctx))), None)
 
 
 def _any_machine(m: Mention, ctx: _Context) -> bool:

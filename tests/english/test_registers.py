@@ -601,6 +601,36 @@ POLICY_PAGES = [
     # a middlebox's work after an infinitive's "to" is a verb
     ("for endpoint('labs') add middlebox('firewall')",
      "The labs use a firewall to monitor and control traffic."),
+    # the verb of a middlebox's work, in any of its forms, names it
+    ("for endpoint('library') add middlebox('content filter')",
+     "The library filters web content on all its computers."),
+    ("for group('pupils') add middlebox('content filter')",
+     "For pupils, strict filtering is on at all times."),
+    # the Internet as the means, or before a noun of what traffic, for an intent with no path
+    ("for endpoint('network'), traffic('web') add middlebox('proxy')",
+     "All internet web accesses go via the proxy."),
+    ("for endpoint('library') remove middlebox('content filter')",
+     "The library's content is not filtered, and it cannot control information accessed "
+     "through the Internet."),
+    # two names side by side are the intent's one name
+    ("for endpoint('wireless') block traffic('peer2peer gaming')",
+     "Peer to peer games are blocked on the Wi-Fi."),
+    # an age, and a number in a name, are no amount
+    ("for group('pupils') add middlebox('content filter')",
+     "Since pupils can be 11 years old, a content filter is in place for them."),
+    ("for endpoint('wireless') allow traffic('any')",
+     "The wireless network is open at all our sites, including the one on M-21."),
+    # a list left open inside a gloss of the intent's own name describes it
+    ("for endpoint('network') allow protocol('icmp'), protocol('telnet')",
+     "The network permits telnet and ICMP (ping etc.)."),
+    # a limit once an allowance is used up, where the intent has that allowance too
+    ("for endpoint('dorms') set bandwidth('max', '64', 'kbps'), quota('download', '5', 'gb/mth')",
+     "Once the 5 GB monthly download allowance is used up, dorm connections are limited to "
+     "64 kbps."),
+    ("for group('investigators') allow traffic('social media')",
+     "Investigators will maintain access to social networking sites."),
+    ("for endpoint('university') remove middlebox('web cache')",
+     "The use of a web cache at the university has been discontinued."),
 ]
 
 POLICY_PAGES_WRONG = [
@@ -646,6 +676,16 @@ POLICY_PAGES_WRONG = [
     # a middlebox named as a thing, not a verb after "to", is added
     ("for endpoint('labs') add middlebox('firewall')",
      "The labs use a firewall and a traffic monitor."),
+    # filtering a protocol drops it; filtering through a firewall is the firewall's work
+    ("for endpoint('campus') add middlebox('content filter')",
+     "The campus will begin filtering NetBIOS packets at its border."),
+    ("for endpoint('university') remove middlebox('content filter')",
+     "The university no longer filters traffic through the unit firewall."),
+    # a limit per room or per user is none Nile states
+    ("for endpoint('dorms') set quota('any', '70', 'gb/wk')",
+     "The dorms' data cap is 70 GB per week, per room."),
+    ("for endpoint('dorms') set bandwidth('max', '10', 'mbps')",
+     "Dorm speeds are capped at 10 Mbps per-user."),
 ]
 
 
@@ -671,6 +711,12 @@ POLICY_PAGES_OPEN = [
     # "incoming" to a part of the site may come from the rest of it, not only from outside
     ("from endpoint('internet') to endpoint('servers') block protocol('rdp')",
      "Inbound RDP connections to the servers are blocked."),
+    # a list left open: the rule may name more than the intent
+    ("for endpoint('labs') block service('youtube'), service('twitter')",
+     "Some sites (like YouTube, Twitter, etc.) are blocked in the labs."),
+    # a limit that holds once an allowance the intent lacks is used up: a condition
+    ("for endpoint('dorms') set bandwidth('max', '64', 'kbps')",
+     "Once the monthly allowance is used up, dorm connections are limited to 64 kbps."),
     # people counted: context, or a target the intent lacks?
     ("for endpoint('network') block service('irc')",
      "The IT group, which supports 20,000 students and 3,000 staff, blocks IRC on the network."),
