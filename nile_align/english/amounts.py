@@ -62,13 +62,16 @@ def unit_of(unit: str, per_second: bool, e: English) -> tuple[str, int, str | No
     base, _, per = unit.casefold().partition("/")
     if not per and (m := e.compact_rate.match(base)):
         return "rate", e.prefixes[m.group("p") or ""], None
-    exponent = e.size_words.get(base)
+    exponent, m = e.size_words.get(base), None
     if exponent is None:
         m = e.base.match(base)
         if m is None:
             return None
         exponent = e.prefixes[m.group("p") or ""]
-    if per in e.per_second or (not per and per_second):
+    # A bit unit spelled out with no period is a speed ("reduced to 1 megabits"): what a
+    # policy measures in bits is a rate, what it counts in data is bytes.
+    if per in e.per_second or (not per and per_second) or (
+            not per and m is not None and m.group("b") in e.bit_words):
         return "rate", exponent, None
     if per and per not in e.period_suffix:
         return None

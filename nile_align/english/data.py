@@ -141,6 +141,7 @@ class English:
     prefixes: dict[str, int]            # "k", "kilo" -> 3
     size_words: dict[str, int]          # "gig" -> 9
     per_second: frozenset[str]          # "s", "sec", "second"
+    bit_words: frozenset[str]           # "bit", "bits": a unit of speed when spelled out
     period_suffix: dict[str, str]       # "wk" -> "week"
     period_cues: dict[str, str]         # "week" -> the pattern of "per week", "weekly", ...
     months: dict[str, int]              # "sept" -> 9
@@ -181,6 +182,8 @@ class English:
     function_words: frozenset[str] = frozenset()
     #: Nouns of networking that name no particular thing ("traffic", "data", "website").
     generic_nouns: frozenset[str] = frozenset()
+    #: nouns a name outside the site qualifies ("the web server"): what traffic, no place
+    outside_heads: frozenset[str] = frozenset()
     #: Words that are never a name: the three lists above (one lookup).
     no_names: frozenset[str] = frozenset()
     #: Words that say which way traffic goes without naming an end ("incoming").
@@ -271,6 +274,7 @@ def load_english(text: str) -> English:
         prefixes=prefixes,
         size_words={k.casefold(): int(v) for k, v in units["words"].items()},
         per_second=frozenset(units["per_second"]),
+        bit_words=frozenset(units["bits"]),
         period_suffix={s: p for p, spec in periods.items() for s in spec["suffixes"]},
         period_cues=period_cues,
         months=months,
@@ -297,6 +301,7 @@ def load_english(text: str) -> English:
         not_names=frozenset(names["not_names"].split()),
         function_words=frozenset(names["function_words"].split()),
         generic_nouns=frozenset(names["generic_nouns"].split()),
+        outside_heads=frozenset(names["outside_heads"]),
         traffic_directions=frozenset(paths["directions"]),
         no_names=frozenset(names["not_names"].split()) | frozenset(
             names["function_words"].split()) | frozenset(names["generic_nouns"].split()),

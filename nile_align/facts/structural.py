@@ -547,8 +547,8 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
                 continue
             if _counted(m, ctx):
                 out.append(Finding("target", f"no {m.key}", "missing", m.span,
-                                   f"{m.text!r} are people counted: context, or a target "
-                                   "the intent lacks?", True))
+                                   f"{ctx.text[m.span[0]:m.span[1]]!r} is counted, or not said "
+                                   "which: context, or a target the intent lacks?", True))
                 continue
             if (whose := _whose(m, ctx, claimed)) is not None:
                 out.append(Finding("target", f"no {m.key}", "missing", m.span,
@@ -639,8 +639,9 @@ def _infinitive(m: Mention, ctx: _Context) -> bool:
 
 
 def _counted(m: Mention, ctx: _Context) -> bool:
-    """Whether a place's name is people counted ("who support some 28,000 students"): a
-    number of people, which no Nile target is."""
+    """Whether a place's name is people counted or said without saying which ("who support
+    some 28,000 students", "a website many students use", "wherever a student uses"): no
+    target as Nile writes one, so context, or a share of a group (doubt)."""
     return m.categories == {"targets"} and \
         ctx.r.english.before("counted", ctx.text, m.span[0]) is not None
 
@@ -655,11 +656,15 @@ def _traffic_of(m: Mention, ctx: _Context) -> bool:
         return False
     if ctx.r.english.before("by_means", ctx.text, m.span[0]):
         return True  # "information accessed through the Internet": the means
-    nouns = ctx.r.english.generic_nouns
+    e = ctx.r.english
+    nouns = e.generic_nouns
+    after = [w.casefold().strip(".,;:") for w in ctx.text[m.span[1]:m.span[1] + 40].split()[:2]]
+    # the head of the compound it qualifies ("the web server", "Internet-based")
+    if after and after[0].lstrip("-") in e.outside_heads:
+        return True
     # the noun right after, or after one word more ("internet web accesses")
     return any(w in nouns or w.removesuffix("es") in nouns or w.removesuffix("s") in nouns
-               for w in (w.casefold().strip(".,;:")
-                         for w in ctx.text[m.span[1]:m.span[1] + 40].split()[:2]))
+               for w in after)
 
 
 def _narrowed(ctx: _Context) -> list[Finding]:
@@ -792,6 +797,8 @@ def _added_limits(ctx: _Context, intent: Intent) -> list[Finding]:
                 u.kind == a.kind and abs(u.value - a.value) < 1e-6 * max(a.value, 1)
                 for u in ctx.amounts if u.span in ctx.used):
             continue  # a restatement of a limit the intent has: "5 Mbps (5 megabits/s)"
+        if ctx.used and ctx.r.english.before("former", ctx.text, a.span[0]):
+            continue  # the value before the intent's ("previously was 2 megabits, now 1")
         out.append(Finding(a.kind, f"no {a.kind} {a.text}", "contradicted", a.span,
                            f"adds a limit {a.text!r}"))
     return out
@@ -843,6 +850,14 @@ def _beside_a_name(r: Reading, hit: Hit) -> bool:
         re.fullmatch(r"\W*", r.text[b:hit.start]) for _, b in names if b <= hit.start)
 
 
+def _of_a_thing(r: Reading, hit: Hit) -> bool:
+    """Whether a share is of a thing a name qualifies, not of a group ("any part of a user
+    request": the request's part): the name is followed by a noun of what traffic is."""
+    after = r.english["closed_words"].match(r.text, hit.end)
+    words = r.text[after.end() if after else hit.end:].split()[:2]
+    return len(words) == 2 and words[1].casefold().strip(".,;:") in r.english.generic_nouns
+
+
 def _unstated(intent: Intent, ctx: _Context) -> list[Finding]:
     """What the sentence asks that Nile cannot state as asked, so that no intent is it: a
     change relative to the limit in place ("raise the cap by 20 Mbps", "double the quota"),
@@ -859,7 +874,8 @@ def _unstated(intent: Intent, ctx: _Context) -> list[Finding]:
                       ("per_member", "a limit for each device or person of a target"),
                       ("each_member", "a limit for each member of a target")):
         for hit in r.cues(cue):
-            if r.described(hit.span) or (cue == "share" and not _beside_a_name(r, hit)) or (
+            if r.described(hit.span) or (cue == "share" and (
+                    not _beside_a_name(r, hit) or _of_a_thing(r, hit))) or (
                     cue in ("per_member", "each_member") and individual) or (
                     cue == "each_member" and not (r.amounts and members_apart)):
                 continue  # "the host ... 4 Mb/s per user": one each, as the host is
@@ -881,7 +897,9 @@ def _unstated(intent: Intent, ctx: _Context) -> list[Finding]:
 
 def _open(intent: Intent, ctx: _Context) -> list[Finding]:
     """What leaves the rule wider or narrower than any intent says (doubt): a list left open
-    after the intent's names ("YouTube, Twitter, etc."), and, for an intent with no quota, a
+    after the intent's names ("YouTube, Twitter, etc."), a rule said as what may be done
+    ("may be blocked"), exceptions the rule has and does not name ("unless approved"),
+    and, for an intent with no quota, a
     limit that holds once an allowance is used up ("once the allowance is hit, users are
     limited to 64 kbps"), a condition Nile cannot state."""
     r, out = ctx.r, []
@@ -896,6 +914,12 @@ def _open(intent: Intent, ctx: _Context) -> list[Finding]:
             out.append(Finding("request", "no open list", "missing", hit.span(),
                                f"{hit.group(0)!r}: the list is left open, so the rule may "
                                "name more than the intent", True))
+    for hit in r.cues("possible")[:1]:
+        out.append(Finding("request", "no rule", "missing", hit.span,
+                           f"{hit.text!r}: said as what may be done, not as the rule", True))
+    for hit in r.cues("unnamed_exceptions")[:1]:
+        out.append(Finding("request", "no exceptions", "missing", hit.span,
+                           f"{hit.text!r}: the rule has exceptions it does not name", True))
     if not any(isinstance(i, Quota) for _, i in intent.items()):
         for hit in r.cues("after_limit")[:1]:
             out.append(Finding("request", "no condition", "missing", hit.span,

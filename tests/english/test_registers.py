@@ -631,6 +631,20 @@ POLICY_PAGES = [
      "Investigators will maintain access to social networking sites."),
     ("for endpoint('university') remove middlebox('web cache')",
      "The use of a web cache at the university has been discontinued."),
+    # a bit unit spelled out is a speed; the value before the intent's is history
+    ("for endpoint('dorms') set bandwidth('max', '1', 'mbps')",
+     "Dorm download speed was previously 2 megabits; now it has been reduced to 1 megabits."),
+    # no restriction on a thing allows it; a step of the procedure negated blocks nothing
+    ("for endpoint('wireless') allow service('facebook')",
+     "No restriction on access to Facebook is in place on the wireless network."),
+    ("from endpoint('network') to endpoint('internet') allow traffic('any')",
+     "For outbound access no exception is required; outbound connections to the Internet are "
+     "allowed."),
+    # the Internet as a compound's modifier, or what a verb uses, is no place
+    ("for endpoint('labs') block service('skype')",
+     "Skype, the Internet-based calling program, is blocked in the labs."),
+    ("for endpoint('network') set quota('any', '25', 'gb/wk')",
+     "We provide 25 GB per week, enough for browsing the web."),
 ]
 
 POLICY_PAGES_WRONG = [
@@ -686,6 +700,10 @@ POLICY_PAGES_WRONG = [
      "The dorms' data cap is 70 GB per week, per room."),
     ("for endpoint('dorms') set bandwidth('max', '10', 'mbps')",
      "Dorm speeds are capped at 10 Mbps per-user."),
+    ("for endpoint('dorms') set quota('any', '3', 'gb/wk')", "The dorms get 3 GB a person a week."),
+    # the value before is no value of the policy
+    ("for endpoint('dorms') set bandwidth('max', '2', 'mbps')",
+     "Dorm speed was previously 2 megabits; now it has been reduced to 1 megabits."),
 ]
 
 
@@ -717,6 +735,16 @@ POLICY_PAGES_OPEN = [
     # a limit that holds once an allowance the intent lacks is used up: a condition
     ("for endpoint('dorms') set bandwidth('max', '64', 'kbps')",
      "Once the monthly allowance is used up, dorm connections are limited to 64 kbps."),
+    # a rule said as what may be done; a list left open; exceptions the rule does not name
+    ("for endpoint('labs') block traffic('gaming')", "Gaming sites may be blocked in the labs."),
+    ("for endpoint('labs') block service('netflix'), service('hulu')",
+     "Netflix, Hulu and many others are blocked in the labs."),
+    ("for endpoint('labs') allow protocol('ssh')", "SSH is allowed in the labs with prior approval."),
+    ("for endpoint('labs') block traffic('peer2peer')",
+     "P2P is blocked in the labs; exceptions may be granted case by case."),
+    # people said without saying which: context, or a target the intent lacks?
+    ("for endpoint('network') block service('youtube')",
+     "The network blocks YouTube, a site many students use."),
     # people counted: context, or a target the intent lacks?
     ("for endpoint('network') block service('irc')",
      "The IT group, which supports 20,000 students and 3,000 staff, blocks IRC on the network."),
