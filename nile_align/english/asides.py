@@ -56,14 +56,18 @@ def _rationales(plain: str, e: English) -> list[tuple[str, Span]]:
 
 def _stated_after(plain: str, start: int, end: int, e: English) -> int | None:
     """The first comma in a rationale after which a clause states a policy (a cue of a
-    verb, a bound or a lift before the next comma): the rationale ends there."""
-    for comma in (m.start() for m in re.finditer(",", plain[start:end])):
-        comma += start
-        stop = plain.find(",", comma + 1, end)
+    verb, a bound or a lift before the next comma), or the "by" of its means ("to protect
+    the University's resources by blocking P2P"): the rationale ends there."""
+    for split in (m.start() for m in _SPLITS.finditer(plain, start, end)):
+        stop = plain.find(",", split + 1, end)
         stop = end if stop < 0 else stop
-        if any(e.cue[c].search(plain, comma, stop) for c in e.fact_cues):
-            return comma
+        if any(e.cue[c].search(plain, split, stop) for c in e.fact_cues):
+            return split
     return None
+
+
+#: Where a rationale may end and a policy begin: a comma, or the "by" of a means.
+_SPLITS = re.compile(r",|\bby(?=\s+\w+ing\b)")
 
 
 def spelled_out(text: str, m: re.Match) -> Span | None:

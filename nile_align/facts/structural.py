@@ -877,6 +877,7 @@ def _unstated(intent: Intent, ctx: _Context) -> list[Finding]:
             if r.described(hit.span) or (cue == "share" and (
                     not _beside_a_name(r, hit) or _of_a_thing(r, hit))) or (
                     cue in ("per_member", "each_member") and individual) or (
+                    cue == "per_member" and not (r.amounts or r.first("limit_word"))) or (
                     cue == "each_member" and not (r.amounts and members_apart)):
                 continue  # "the host ... 4 Mb/s per user": one each, as the host is
             out.append(Finding("request", f"no {cue.replace('_', ' ')}", "contradicted",

@@ -645,6 +645,21 @@ POLICY_PAGES = [
      "Skype, the Internet-based calling program, is blocked in the labs."),
     ("for endpoint('network') set quota('any', '25', 'gb/wk')",
      "We provide 25 GB per week, enough for browsing the web."),
+    # a middlebox a site adopts, provides, has or is secured with is in its path
+    ("for endpoint('network') add middlebox('traffic shaper')",
+     "As a consequence, the college adopted a traffic shaping appliance to keep the links "
+     "usable."),
+    ("for endpoint('network') add middlebox('content filter')",
+     "The district must by law provide content filtering to all its connections."),
+    ("for endpoint('labs') add middlebox('firewall')", "The labs have a firewall."),
+    # "each machine" with no limit is no limit per member
+    ("for endpoint('dorms') add middlebox('nac')",
+     "The dorm networks are open, but they are secured with a NAC that checks each machine."),
+    # a rationale's means ("by blocking") states the policy
+    ("for endpoint('network') block traffic('peer2peer')",
+     "The purpose of this policy is to protect the network by prohibiting and blocking the use "
+     "of peer-to-peer applications."),
+    ("for endpoint('campus') allow protocol('imaps')", "IMAPS will still be available on the campus."),
 ]
 
 POLICY_PAGES_WRONG = [
@@ -701,6 +716,8 @@ POLICY_PAGES_WRONG = [
     ("for endpoint('dorms') set bandwidth('max', '10', 'mbps')",
      "Dorm speeds are capped at 10 Mbps per-user."),
     ("for endpoint('dorms') set quota('any', '3', 'gb/wk')", "The dorms get 3 GB a person a week."),
+    # what a site has is no removal
+    ("for endpoint('labs') remove middlebox('firewall')", "The labs have a firewall."),
     # the value before is no value of the policy
     ("for endpoint('dorms') set bandwidth('max', '2', 'mbps')",
      "Dorm speed was previously 2 megabits; now it has been reduced to 1 megabits."),
