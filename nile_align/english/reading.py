@@ -479,15 +479,17 @@ def _own_work(mentions: list[Mention], text: str, vocab: Vocabulary,
               e: English) -> list[Mention]:
     """The mentions but a middlebox named by the verb of its work where another middlebox is
     said to do it ("filtered by the campus firewall", "no longer filtered or balanced by
-    them", "filters traffic through the unit firewall": their work, no content filter of its
-    own), or where the verb takes a protocol or
+    them", "filters traffic through the unit firewall", "parental control filtering": their
+    work, no content filter of its own), or where the verb takes a protocol or
     a service as its object ("filtering NetBIOS and SMB packets at the border": dropping
     them, no content filter)."""
     boxes = [m.span[0] for m in mentions if "middleboxes" in m.categories]
+    ends = [m.span[1] for m in mentions if "middleboxes" in m.categories]
     named = [m.span[0] for m in mentions if m.categories & {"protocols", "services"}]
     return [m for m in mentions if not (
         "middleboxes" in m.categories and m.text.casefold() in vocab.work and (
-            e["agent_pronoun"].match(text, m.span[1]) or any(
+            any(not text[b:m.span[0]].strip(" -") for b in ends if b <= m.span[0])
+            or e["agent_pronoun"].match(text, m.span[1]) or any(
                 b > m.span[1] and (e["agent"].fullmatch(text, m.span[1], b)
                                    or e["agent_means"].fullmatch(text, m.span[1], b))
                 for b in boxes)

@@ -660,6 +660,9 @@ POLICY_PAGES = [
      "The purpose of this policy is to protect the network by prohibiting and blocking the use "
      "of peer-to-peer applications."),
     ("for endpoint('campus') allow protocol('imaps')", "IMAPS will still be available on the campus."),
+    # the work a middlebox named right before it does is its own
+    ("for endpoint('library') add middlebox('parental control')",
+     "Library traffic shall be subject to parental control filtering."),
 ]
 
 POLICY_PAGES_WRONG = [
