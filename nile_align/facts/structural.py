@@ -537,6 +537,13 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
                 vocab.describes(m.keys, c.keys) or vocab.describes(c.keys, m.keys))
                for c in claimed):
             continue
+        # A kind said with "the" after an item of the intent it describes, and not listed
+        # with it, points back to it ("banned Facebook after they wasted time on the social
+        # network"; not "block email and the secure IMAP protocol").
+        if r.english.before("definite", ctx.text, m.span[0]) and any(
+                c.span[1] <= m.span[0] and not _JOINERS.search(ctx.text, c.span[1], m.span[0])
+                and vocab.describes(c.keys, m.keys) for c in claimed):
+            continue
         if any(vocab.is_generic(k) and set(vocab.words(k)) <= set(vocab.words(v))
                for k in m.keys for v in mine):
             continue  # a kind the intent's value already says ("movies via streaming")
@@ -582,6 +589,10 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
                            "contradicted", m.span, f"adds {what} {m.text!r}"))
     return out + _added_unknown(ctx, claimed, intent) + _added_limits(ctx, intent) + \
         _added_exceptions(ctx, claimed) + _narrowed(ctx)
+
+
+#: What joins the members of a list.
+_JOINERS = re.compile(r"[,;&/]|\b(?:and|or|nor|plus)\b")
 
 
 def _states_nothing(m: Mention, what: str, ctx: _Context) -> bool:

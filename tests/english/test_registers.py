@@ -660,6 +660,13 @@ POLICY_PAGES = [
      "The purpose of this policy is to protect the network by prohibiting and blocking the use "
      "of peer-to-peer applications."),
     ("for endpoint('campus') allow protocol('imaps')", "IMAPS will still be available on the campus."),
+    # a kind said with "the" after the item it describes, not listed with it, points back
+    ("for group('staff') block service('facebook')",
+     "The council has banned its staff from using Facebook after they were found wasting "
+     "time on the social network."),
+    # the Internet a thing is done on, for an intent with no path
+    ("for endpoint('network') block traffic('gaming')",
+     "Do not play games with others on the Network or on the Internet."),
     # the work a middlebox named right before it does is its own
     ("for endpoint('library') add middlebox('parental control')",
      "Library traffic shall be subject to parental control filtering."),
@@ -719,6 +726,9 @@ POLICY_PAGES_WRONG = [
     ("for endpoint('dorms') set bandwidth('max', '10', 'mbps')",
      "Dorm speeds are capped at 10 Mbps per-user."),
     ("for endpoint('dorms') set quota('any', '3', 'gb/wk')", "The dorms get 3 GB a person a week."),
+    # a kind listed with the intent's items is another item
+    ("for endpoint('any') block service('email')",
+     "Block the email service and the secure IMAP protocol for all endpoints."),
     # what a site has is no removal
     ("for endpoint('labs') remove middlebox('firewall')", "The labs have a firewall."),
     # the value before is no value of the policy
