@@ -46,6 +46,8 @@ def _rationales(plain: str, e: English) -> list[tuple[str, Span]]:
         if e["restatement"].match(plain, start) and (find_times(m.group(0), e)
                                                      or find_dates(m.group(0), e)):
             continue  # "the evening peak, that is, from 1 p.m. to 9 p.m.": said more precisely
+        if plain[:start].rstrip().endswith("?"):
+            continue  # "Why can't I ...? Because ... is blocked": the answer, no rationale
         if _SENTENCE_START.search(plain, 0, start) and (comma := plain.find(",", start, end)) > 0:
             end = pos = comma  # "To keep the link free, students are capped at ..."
         elif (stated := _stated_after(plain, start, end, e)) is not None:
@@ -68,6 +70,15 @@ def _stated_after(plain: str, start: int, end: int, e: English) -> int | None:
 
 #: Where a rationale may end and a policy begin: a comma, or the "by" of a means.
 _SPLITS = re.compile(r",|\bby(?=\s+\w+ing\b)")
+
+
+def _states_policy(plain: str, start: int, e: English) -> bool:
+    """Whether the text after ``start`` states a policy of its own, as the text under a
+    headline does: a verb of one, or an amount ("Holiday coverage, approved by CISO" under
+    a change's summary line states none, so the summary is the change, no headline)."""
+    verbs = {c for family in e.families.values() for c in family} | {"lift"}
+    return any(e.cue[c].search(plain, start) for c in verbs) or bool(
+        e["amount"].search(plain, start))
 
 
 def spelled_out(text: str, m: re.Match) -> Span | None:
@@ -160,7 +171,13 @@ def find_asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...
     found += [("example", m.span()) for m in e["example"].finditer(plain)]
     # A headline restates the text under it in fewer words ("Video calling blocked 10-20
     # May"): what it names describes, and its verbs say nothing the text under it does not.
-    if (m := e["headline"].match(plain)) and any(
-            e.cue[c].search(plain, m.end()) for c in e.fact_cues):
+    if (m := e["headline"].match(plain)) and _states_policy(plain, m.end(), e):
         found.append(("headline", m.span()))
+    # A reader's question its answer follows (an FAQ): the answer states the policy, and
+    # the question's names, which the answer may correct ("Can I use internet phone? Yes,
+    # the phone service is allowed"), add none to it, nor its verbs a polarity.
+    # A request put as a question ("can u shut off torrent?") is no reader's question.
+    elif (m := e["question"].match(plain)) and _states_policy(plain, m.end(), e) and not \
+            e.cue["request"].search(plain, 0, m.end()):
+        found.append(("question", m.span("q")))
     return plain, tuple(sorted(found, key=lambda f: f[1]))

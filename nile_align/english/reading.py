@@ -38,7 +38,10 @@ from .vocabulary import ITEMS, Mention, Sentence, Vocabulary, vocabulary
 __all__ = ["MAX_SENTENCE", "Reading", "read", "reader"]
 
 #: The asides that describe: what they name is no fact of its own, their verbs say nothing.
-DESCRIBING = ("gloss", "example", "headline")
+DESCRIBING = ("gloss", "example", "headline", "question")
+#: Asides whose words describe, but whose cues other than a verb's still count: a reader's
+#: question before its answer ("Is there a limit on P2P uploads? Yes: 1,672 MB a day").
+ASKED = ("question",)
 
 
 # --- the reading ----------------------------------------------------------------------------
@@ -437,7 +440,8 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     typos = _typos(words, named, vocab, e)
     mentions = tuple(sorted(named + [m for m, _ in typos], key=lambda m: m.span))
     asides = _described(text, mentions, asides, e)
-    glosses = [span for kind, span in asides if kind in DESCRIBING]
+    glosses = [span for kind, span in asides if kind in DESCRIBING and kind not in ASKED]
+    asked = [span for kind, span in asides if kind in ASKED]
     names = [m.span for m in mentions]
     digits = _DIGITS.search(text) is not None
     # Cheap tests of what any amount, clock time or date needs, before the full patterns.
@@ -452,6 +456,7 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
     clauses.append((start, len(text) + 1))
     hits: dict[str, tuple[Hit, ...]] = {}
     acl = {name for name, verb in e.meaning.items() if verb in ("allow", "block")}
+    verbs_of = {c for family in e.families.values() for c in family} | {"lift", "weak_block"}
     for name, pattern in e.cue.items():
         found = [Hit(name, a, b, text[a:b]) for a, b in pattern.spans(text)]
         if found and names:
@@ -462,6 +467,8 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
                 for a, b in names)]
         if found and glosses:  # a gloss's words describe; they say nothing of the policy
             found = [h for h in found if not any(a <= h.start < b for a, b in glosses)]
+        if found and asked and name in verbs_of:  # the answer says yes or no, not the question
+            found = [h for h in found if not any(a <= h.start < b for a, b in asked)]
         if found:
             hits[name] = tuple(found)
     # An item used as a verb after a permission: "labs should be able to scp", "may ssh".
@@ -840,7 +847,8 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
             continue
         if m.group("number") and not _in_word_of_letters(text, m) and not (
                 r.english["age_after"].match(text, m.end())
-                or r.english.before("age_before", text, m.start())):
+                or r.english.before("age_before", text, m.start())
+                or (len(m.group(0)) == 4 and r.english.before("month_year", text, m.start()))):
             yield Unread("a number the rules cannot place", m.span(), m.group(0),
                          ("amount", "time"))
         elif m.group("clock"):

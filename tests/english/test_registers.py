@@ -460,7 +460,35 @@ MINUTES = [
 ]
 
 
-@pytest.mark.parametrize("nile, sentence", NOTICE + MINUTES)
+# An FAQ page and a change log (issue 40: the fresh registers, read after their one
+# measurement).
+FAQ_AND_CHANGES = [
+    # a reader's question's names add nothing, and its verbs give no polarity: the answer does
+    ("for group('guests') block traffic('peer2peer')",
+     "Can guests use BitTorrent and other P2P apps?\nNo. Peer-to-peer traffic is blocked for "
+     "guests."),
+    # but what it asks about, a yes affirms
+    ("for traffic('peer2peer') set quota('upload', '2', 'gb/d')",
+     "Is there a limit on P2P uploads? Yes: 2 GB a day."),
+    # "Because" after a why-question is the answer, no rationale
+    ("for group('staff') block protocol('pops') start hour('08:00') end hour('17:00')",
+     "Why can't staff reach secure POP after lunch? Because between 08:00 and 17:00 the staff "
+     "group is blocked from POPS."),
+    # a telephone number is an address; a year after its month is part of a date
+    ("for group('staff') block service('AIM Chat')",
+     "AIM Chat is blocked for staff. For help, call the IT Service Desk on 555-0142."),
+    ("for endpoint('any') allow traffic('streaming') start date('20251101') end date('20251130')",
+     "Throughout November 2025 (1 November to 30 November), all endpoints may use streaming."),
+    # a change's test note, and a summary line over a body that states no policy of its own
+    ("for traffic('peer2peer') set bandwidth('max', '924', 'bps')",
+     "[qos] Cap p2p at 924bps\n\nTicket NET-4471. Tested in lab before rollout."),
+    ("for group('staff') add middlebox('deep packet inspection system') start date('20241220') "
+     "end date('20250105')", "Add DPI for the staff group, 2024-12-20 to 2025-01-05\n\nHoliday "
+     "coverage, approved by CISO. Rollback: revert."),
+]
+
+
+@pytest.mark.parametrize("nile, sentence", NOTICE + MINUTES + FAQ_AND_CHANGES)
 def test_what_a_notice_or_minutes_say_around_a_policy_states_nothing(nile, sentence):
     assert verdict(nile, sentence) == "aligned"
 
@@ -480,6 +508,12 @@ NOTICE_WRONG = [
     # a rate asked for with no amount is a limit the intent lacks
     ("for endpoint('labs') add middlebox('firewall')",
      "limit the bandwidth of the labs and put them behind the firewall"),
+    # the answer's polarity is the policy's, whatever the question asked
+    ("for group('guests') allow traffic('peer2peer')",
+     "Can guests use P2P?\nNo. Peer-to-peer traffic is blocked for guests."),
+    # a request put as a question is the request
+    ("for endpoint('any') allow traffic('torrent')",
+     "hey can u shut off torrent for all endpoints? (yes, they asked for it)"),
 ]
 
 
