@@ -115,7 +115,8 @@ def main() -> None:
         # has nine).
         picked += [middlebox(rng) for _ in range(3 if part == "dev" else 2)]
     turn = 0
-    for used, nile in enumerate(sequence):
+    # (``used`` is read after the loop: where the later parts start in the sequence)
+    for used, nile in enumerate(sequence):  # noqa: B007
         open_sets = [k for k, v in sets.items() if len(v) < SIZES[k[1]]]
         if not open_sets:
             break

@@ -480,7 +480,8 @@ def _item(item: Function, ctx: _Context) -> Finding:
                    required=True)
 
 
-def _banned(ops_items: list, items: dict[int, Finding], ctx: _Context) -> None:
+def _banned(ops_items: Sequence[Function | Bandwidth | Quota], items: dict[int, Finding],
+            ctx: _Context) -> None:
     """An item allowed that the sentence names only as the block others are exempted from
     ("exempts Skype from the P2P ban"): that rule's, so the allow contradicts it."""
     rules = [(h.start + m.end(), h.end) for h in ctx.r.cues("unblock")
