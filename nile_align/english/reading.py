@@ -487,9 +487,8 @@ def _own_work(mentions: list[Mention], text: str, vocab: Vocabulary,
     """The mentions but a middlebox named by the verb of its work where another middlebox is
     said to do it ("filtered by the campus firewall", "no longer filtered or balanced by
     them", "filters traffic through the unit firewall", "parental control filtering": their
-    work, no content filter of its own), or where the verb takes a protocol or
-    a service as its object ("filtering NetBIOS and SMB packets at the border": dropping
-    them, no content filter)."""
+    work, no content filter of its own), or where the verb takes a protocol or a service as
+    its object ("filtering NetBIOS and SMB packets at the border": dropping them)."""
     boxes = [m.span[0] for m in mentions if "middleboxes" in m.categories]
     ends = [m.span[1] for m in mentions if "middleboxes" in m.categories]
     named = [m.span[0] for m in mentions if m.categories & {"protocols", "services"}]

@@ -666,9 +666,9 @@ def _traffic_of(m: Mention, ctx: _Context) -> bool:
     Internet"."""
     if not ctx.pathless or not any(k in ctx.vocab.outside for k in m.keys):
         return False
-    if ctx.r.english.before("by_means", ctx.text, m.span[0]):
-        return True  # "information accessed through the Internet": the means
     e = ctx.r.english
+    if e.before("by_means", ctx.text, m.span[0]):
+        return True  # "information accessed through the Internet": the means
     nouns = e.generic_nouns
     after = [w.casefold().strip(".,;:") for w in ctx.text[m.span[1]:m.span[1] + 40].split()[:2]]
     # the head of the compound it qualifies ("the web server", "Internet-based")
@@ -911,10 +911,9 @@ def _unstated(intent: Intent, ctx: _Context) -> list[Finding]:
 def _open(intent: Intent, ctx: _Context) -> list[Finding]:
     """What leaves the rule wider or narrower than any intent says (doubt): a list left open
     after the intent's names ("YouTube, Twitter, etc."), a rule said as what may be done
-    ("may be blocked"), exceptions the rule has and does not name ("unless approved"),
-    and, for an intent with no quota, a
-    limit that holds once an allowance is used up ("once the allowance is hit, users are
-    limited to 64 kbps"), a condition Nile cannot state."""
+    ("may be blocked"), exceptions the rule has and does not name ("with prior approval"),
+    and, for an intent with no quota, a limit that holds once an allowance is used up
+    ("once the allowance is hit, users are limited to 64 kbps"): a condition."""
     r, out = ctx.r, []
     ends = [end for _, end in ctx.named]
     # (in a gloss too, which the cues leave out: "some sites (like YouTube, etc.)"; but a
