@@ -11,7 +11,8 @@ each register a ``dev`` part (read while the rules were changed), then ``held`` 
 ``notice``) have one ``blind`` part each: another register's development intents, in order,
 written once and measured once, at the end; two more (``opschat``, ``minutes``), written after
 those were read, have an ``unseen`` part made the same way; two more (``faq``,
-``changelog``), written after the minutes were read, a ``fresh`` part.
+``changelog``), written after the minutes were read, a ``fresh`` part; two more (``form``,
+``postmortem``), written after those were read, a ``last`` part.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ NEW = {"chatbot": ("policy", "cb"), "notice": ("helpdesk", "nt")}
 UNSEEN = {"opschat": ("email", "oc"), "minutes": ("nonnative", "mn")}
 #: Two more, written after the minutes set was read (the ``fresh`` part), the same way.
 FRESH = {"faq": ("dictated", "fq"), "changelog": ("helpdesk", "cl")}
+#: Two more, written after the FAQ and change-log sets were read (the ``last`` part).
+LAST = {"form": ("email", "fm"), "postmortem": ("policy", "pm")}
 
 #: Hour windows as operators set them (NEAT's sample has only 10:00–20:00).
 HOURS = [("08:00", "17:00"), ("09:00", "17:30"), ("21:30", "06:00"), ("00:00", "07:00"),
@@ -147,7 +150,8 @@ def main() -> None:
         for k, register in enumerate(REGISTERS):
             again = list(written[(REGISTERS[(k + shift) % len(REGISTERS)], source)])
             write({(register, part): again}, rng, lift=False)
-    for part, registers in (("blind", NEW), ("unseen", UNSEEN), ("fresh", FRESH)):
+    for part, registers in (("blind", NEW), ("unseen", UNSEEN), ("fresh", FRESH),
+                            ("last", LAST)):
         for register, (source, prefix) in registers.items():
             with open(HERE / f"intents-{register}-{part}.tsv", "w", encoding="utf-8",
                       newline="") as f:
