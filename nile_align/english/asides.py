@@ -146,6 +146,8 @@ def find_asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...
     around += [("context", m.span()) for m in e["context"].finditer(plain)
                if m.end() > m.start()]
     around += [("context", m.span()) for m in e["speaker"].finditer(plain)]
+    # A box left unticked on a form ("[ ] Block  [x] Allow"): its label is not chosen.
+    around += [("unchecked", m.span()) for m in e["unchecked"].finditer(plain)]
     around += [("contact", m.span()) for m in e["contact"].finditer(plain)
                if m.end() > m.start()]
     # A sentence about the rule (where it does not hold, its end): read only where it gives

@@ -733,6 +733,16 @@ def _aside(r: Reading, span: tuple[int, int]) -> bool:
         for c in r.english.fact_cues for h in r.cues(c))
 
 
+def _told_past(r: Reading, span: tuple[int, int]) -> bool:
+    """Whether the sentence around ``span`` tells what happened, not what holds: a verb in
+    the past and none in the present, no modal, no "now" ("Service recovered at 11:40")."""
+    a = max((m.end() for m in _SENTENCE_END.finditer(r.text, 0, span[0])), default=0)
+    end = _SENTENCE_END.search(r.text, span[1])
+    said = r.text[a:end.start() if end else len(r.text)]
+    e = r.english
+    return e["told_past"].search(said) is not None and e["told_present"].search(said) is None
+
+
 def _added_unknown(ctx: _Context, claimed: list[Mention], intent: Intent) -> list[Finding]:
     """Names the vocabulary does not know, listed with the intent's items or targets
     ("Net2Phone and Skype", "the dorms and Rockefeller Hall") or standing where a place does
@@ -1326,6 +1336,15 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
     if sched is None or sched.start is None or sched.end is None:
         said = times[0][1] if times else (dates[0][1] if dates else None)
         if said is not None and sched is None:
+            spans = [span for _, span in times] + [span for _, span in dates]
+            if all(_aside(r, span) or _told_past(r, span) for span in spans):
+                # Times said only where the text tells what happened ("the calls dropped
+                # between 14:05 and 14:40"), or where nothing of the policy is said: the
+                # incident's, or a window the intent lacks? Doubt.
+                return [Finding("time", "no time window", "missing", said,
+                                f"{s[said[0]:said[1]]!r} is said where the text tells what "
+                                "happened, or nothing of the policy: a window the intent "
+                                "lacks, or context?", True)]
             return [Finding("time", "no time window", "contradicted", said,
                             f"adds a time window {s[said[0]:said[1]]!r}")]
         if sched is None and (when := r.first("when")) is not None:

@@ -488,7 +488,19 @@ FAQ_AND_CHANGES = [
 ]
 
 
-@pytest.mark.parametrize("nile, sentence", NOTICE + MINUTES + FAQ_AND_CHANGES)
+# A request form and an incident report (issue 40: the last registers, read after their one
+# measurement).
+FORMS = [
+    # a box left unticked is no choice
+    ("for endpoint('any') allow service('email')",
+     "Applies to: Everyone\n[ ] Block  [x] Allow\nServices: Email"),
+    # a field that does not apply states nothing
+    ("for group('faculty') block service('MSN audio')",
+     "Group: Faculty\nAction: Block\nService: MSN audio\nException: N/A"),
+]
+
+
+@pytest.mark.parametrize("nile, sentence", NOTICE + MINUTES + FAQ_AND_CHANGES + FORMS)
 def test_what_a_notice_or_minutes_say_around_a_policy_states_nothing(nile, sentence):
     assert verdict(nile, sentence) == "aligned"
 
@@ -514,6 +526,16 @@ NOTICE_WRONG = [
     # a request put as a question is the request
     ("for endpoint('any') allow traffic('torrent')",
      "hey can u shut off torrent for all endpoints? (yes, they asked for it)"),
+    # the ticked box is the choice; a line break ends a form's field; a field of exceptions
+    ("for endpoint('any') block service('email')",
+     "Applies to: Everyone\n[ ] Block  [x] Allow\nServices: Email"),
+    ("for endpoint('any') block traffic('streaming movies'), service('file sharing')",
+     "Action: Block\nTraffic: Streaming movies, Torrent\nService: File sharing"),
+    ("for group('faculty') block service('MSN audio')",
+     "Group: Faculty\nAction: Block\nService: MSN audio\nException: department chairs"),
+    # a window said as what holds is a window the intent lacks
+    ("for group('guests') block traffic('peer2peer')",
+     "Guests are blocked from P2P between 14:05 and 14:40."),
 ]
 
 
@@ -806,6 +828,10 @@ POLICY_PAGES_OPEN = [
     ("for endpoint('labs') allow protocol('ssh')", "SSH is allowed in the labs with prior approval."),
     ("for endpoint('labs') block traffic('peer2peer')",
      "P2P is blocked in the labs; exceptions may be granted case by case."),
+    # times said where the text tells what happened: the incident's, or a window?
+    ("for traffic('H323 video conferencing') set bandwidth('min', '2067', 'bps')",
+     "Calls over H.323 dropped between 14:05 and 14:40 on 12 Nov. H.323 video conferencing "
+     "traffic is now guaranteed a minimum of 2,067 bps."),
     # people said without saying which: context, or a target the intent lacks?
     ("for endpoint('network') block service('youtube')",
      "The network blocks YouTube, a site many students use."),
