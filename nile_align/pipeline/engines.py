@@ -99,13 +99,19 @@ def interrupt_ignored_by_children() -> Iterator[None]:
 
 
 def stop(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool now: shut down (no new worker), its workers killed, nothing waited for
-    (Ctrl-C)."""
+    """Stop a pool now: shut down (no new worker), its workers killed, no task waited for
+    (Ctrl-C, an error). Its managing thread, which sees the workers gone at once, is let
+    finish (a few seconds at most): left running, it may close its wake-up pipe while the
+    interpreter's exit writes to it, and Python 3.11 then prints a traceback ("Bad file
+    descriptor") as the process ends, after a one-line error."""
     processes = getattr(pool, "_processes", None) or {}  # (shutdown lets go of it)
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in list(processes.values()):
         with contextlib.suppress(Exception):
             process.kill()
+    if manager is not None and manager is not threading.current_thread():
+        manager.join(timeout=5)
 
 
 def cores() -> int:
