@@ -724,21 +724,25 @@ def _aside(r: Reading, span: tuple[int, int]) -> bool:
     break) states nothing of a policy besides the words at ``span``: no amount, no item,
     no cue of a verb, a bound or a lift ("... per day? exam week, bandwith is tight"). A
     clause is too short a reach: "On weekdays, staff are capped at 5 Mbps"."""
-    a = max((m.end() for m in _SENTENCE_END.finditer(r.text, 0, span[0])), default=0)
-    end = _SENTENCE_END.search(r.text, span[1])
-    b = end.start() if end else len(r.text)
+    a, b = _sentence_around(r, span)
     return not any(a <= x.span[0] < b for x in r.amounts) and not any(
         a <= m.span[0] < b for m in r.mentions if m.categories & ITEMS) and not any(
         h.start >= a and h.end <= b and not (h.start <= span[0] < h.end)
         for c in r.english.fact_cues for h in r.cues(c))
 
 
+def _sentence_around(r: Reading, span: tuple[int, int]) -> tuple[int, int]:
+    """The sentence that holds ``span``: up to a full stop, a question mark or a line break."""
+    a = max((m.end() for m in _SENTENCE_END.finditer(r.text, 0, span[0])), default=0)
+    end = _SENTENCE_END.search(r.text, span[1])
+    return a, end.start() if end else len(r.text)
+
+
 def _told_past(r: Reading, span: tuple[int, int]) -> bool:
     """Whether the sentence around ``span`` tells what happened, not what holds: a verb in
     the past and none in the present, no modal, no "now" ("Service recovered at 11:40")."""
-    a = max((m.end() for m in _SENTENCE_END.finditer(r.text, 0, span[0])), default=0)
-    end = _SENTENCE_END.search(r.text, span[1])
-    said = r.text[a:end.start() if end else len(r.text)]
+    a, b = _sentence_around(r, span)
+    said = r.text[a:b]
     e = r.english
     return e["told_past"].search(said) is not None and e["told_present"].search(said) is None
 
