@@ -76,8 +76,7 @@ def _states_policy(plain: str, start: int, e: English) -> bool:
     """Whether the text after ``start`` states a policy of its own, as the text under a
     headline does: a verb of one, or an amount ("Holiday coverage, approved by CISO" under
     a change's summary line states none, so the summary is the change, no headline)."""
-    verbs = {c for family in e.families.values() for c in family} | {"lift"}
-    return any(e.cue[c].search(plain, start) for c in verbs) or bool(
+    return any(e.cue[c].search(plain, start) for c in e.verb_cues if c != "weak_block") or bool(
         e["amount"].search(plain, start))
 
 

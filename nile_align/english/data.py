@@ -174,6 +174,11 @@ class English:
     #: The cues that state a fact of their own (a verb, a bound, a lift): words that are
     #: no gloss.
     fact_cues: tuple[str, ...] = ()
+    #: The cues of a verb of a policy (every family's, a lift's and a bare "no"'s): what a
+    #: question's answer, not its question, says.
+    verb_cues: frozenset[str] = frozenset()
+    #: The cues that allow or block.
+    acl_cues: frozenset[str] = frozenset()
     #: Every other pattern the reading uses, by name (see :func:`load_english`).
     patterns: dict[str, Pattern] = field(default_factory=dict)
     #: Capitalised words that are no name.
@@ -294,6 +299,9 @@ def load_english(text: str) -> English:
                        for o in data.get("overlaps", [])),
         fact_cues=tuple(dict.fromkeys([*(c for f in verbs["families"].values() for c in f),
                                        "weak_block", "lift", "max", "min", "when"])),
+        verb_cues=frozenset([*(c for f in verbs["families"].values() for c in f), "lift",
+                             "weak_block"]),
+        acl_cues=frozenset(k for k, v in verbs["meaning"].items() if v in ("allow", "block")),
         meaning=dict(verbs["meaning"]),
         opposite={k: dict(v) for k, v in verbs["opposite"].items()},
         patterns={name: patterns.compile(name, compiled.compile)

@@ -455,19 +455,17 @@ def read(text: str, vocab: Vocabulary | None = None, english: English | None = N
             start = m.start()
     clauses.append((start, len(text) + 1))
     hits: dict[str, tuple[Hit, ...]] = {}
-    acl = {name for name, verb in e.meaning.items() if verb in ("allow", "block")}
-    verbs_of = {c for family in e.families.values() for c in family} | {"lift", "weak_block"}
     for name, pattern in e.cue.items():
         found = [Hit(name, a, b, text[a:b]) for a, b in pattern.spans(text)]
         if found and names:
             # A verb inside a longer name is the name ("intrusion prevention", "traffic
             # monitor"); but "monitored" names the monitor and says add.
             found = [h for h in found if not any(
-                a <= h.start < b and (a, b) != h.span and (name in acl or b - a > h.end - h.start)
-                for a, b in names)]
+                a <= h.start < b and (a, b) != h.span
+                and (name in e.acl_cues or b - a > h.end - h.start) for a, b in names)]
         if found and glosses:  # a gloss's words describe; they say nothing of the policy
             found = [h for h in found if not any(a <= h.start < b for a, b in glosses)]
-        if found and asked and name in verbs_of:  # the answer says yes or no, not the question
+        if found and asked and name in e.verb_cues:  # the answer says yes or no, not the question
             found = [h for h in found if not any(a <= h.start < b for a, b in asked)]
         if found:
             hits[name] = tuple(found)
