@@ -751,18 +751,35 @@ def _merged(r: Reading) -> list[Mention]:
     """The sentence's mentions, each name that only describes the one before it folded
     into it: "ResNet hosts", "campus hosts", "PS2 gaming", "H.323 video calls". Two items
     side by side are one only when one describes the other (related, or a generic kind of
-    item): "streaming movies H.323 video conferencing" is a list said without commas."""
+    item): "streaming movies H.323 video conferencing" is a list said without commas. A
+    kind said before a name whose value says that kind is that name too ("videoconference
+    H323"; "file sharing FTP" is a list)."""
     out: list[Mention] = []
     for m in r.mentions:
         if out and re.fullmatch(r"[\s/-]*(?:'s?\s*)?", r.text[out[-1].span[1]:m.span[0]]) \
-                and _family(out[-1]) == _family(m) and (
-                    _family(m) == "targets" or r.vocab.describes(out[-1].keys, m.keys)):
+                and _family(out[-1]) == _family(m):
             last = out[-1]
-            out[-1] = Mention(_head(r.vocab, last.keys + m.keys), last.categories,
+            if _family(m) == "targets" or r.vocab.describes(last.keys, m.keys):
+                keys, categories = _head(r.vocab, last.keys + m.keys), last.categories
+            elif r.vocab.describes(m.keys, last.keys) and _says(r.vocab, m.keys, last.keys):
+                keys, categories = m.keys, m.categories
+            else:
+                out.append(m)
+                continue
+            out[-1] = Mention(keys, categories,
                               (last.span[0], m.span[1]), r.text[last.span[0]:m.span[1]])
             continue
         out.append(m)
     return out
+
+
+def _says(vocab: Vocabulary, name: tuple[str, ...], kind: tuple[str, ...]) -> bool:
+    """Whether a value of ``name`` says each word of a value of ``kind`` ("H323 video
+    conferencing" says video conference), words compared by their first five letters (the
+    stems of "conference" and "conferencing" differ)."""
+    def heads(key: str) -> set[str]:
+        return {w[:5] for w in vocab.words(key)}
+    return any(heads(k) <= heads(n) for k in kind for n in name)
 
 
 def _head(vocab: Vocabulary, keys: tuple[str, ...]) -> tuple[str, ...]:

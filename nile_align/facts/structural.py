@@ -125,6 +125,7 @@ class _Context:
     used: set[tuple[int, int]] = field(default_factory=set)        # amount spans
     exact: set[tuple[int, int]] = field(default_factory=set)       # stated by some item
     named: set[tuple[int, int]] = field(default_factory=set)       # where the intent's values are
+    places: set[tuple[int, int]] = field(default_factory=set)      # ... its targets' values
     #: The intent's functions that name a value (:func:`_functions`) and its ends (targets
     #: and path ends), found once per check.
     functions: list[Function] = field(default_factory=list)
@@ -161,13 +162,20 @@ class _Context:
                  if span not in same and self._in_role(span, value, kind, mine)][:1]
         if not same:
             others = [m.span for m in self.mentions if m not in mine]
-            hit = spelled(value, words, self.vocab, others) or self._elided(value)
-            same = [hit] if hit and self._in_role(hit, value, kind, mine) else []
+            hit, said = spelled(value, words, self.vocab, others), value
+            if hit is None and (hit := self._elided(value)) is not None:
+                # its last words stand for themselves; the first, said elsewhere, is the
+                # value's too
+                said = value.split(maxsplit=1)[-1]
+                same += [words.span(i, 1) for i in words.find(own[:1])]
+            same = [hit, *same] if hit and self._in_role(hit, said, kind, mine) else []
         if not same and (hit := self._side_by_side(value, kind)) is not None:
             same = [hit]
         for span in same:  # a value named twice is still that value
             self.claim(span)
             self.named.add(span)
+            if kind in ("endpoint", "group"):
+                self.places.add(span)
         return same[0] if same else None
 
     def _in_role(self, span: tuple[int, int], value: str, kind: str | None,
@@ -246,9 +254,10 @@ class _Context:
         return any(w not in e.function_words and w not in e.generic_nouns for w in rest)
 
     def _elided(self, value: str) -> tuple[int, int] | None:
-        words = self.vocab.words(value)
-        if len(words) < 2 or not self.r.words.find(words[:1]):
-            return None
+        words, e = self.vocab.words(value), self.r.english
+        if len(words) < 2 or not self.r.words.find(words[:1]) or all(
+                w in e.function_words or w in e.generic_nouns for w in words[1:]):
+            return None  # "facebook traffic" names no more than Facebook
         tail = self.r.words.find(words[1:])
         return self.r.words.span(tail[0], len(words) - 1) if tail else None
 
@@ -541,9 +550,20 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
         # A kind said with "the" after an item of the intent it describes, and not listed
         # with it, points back to it ("banned Facebook after they wasted time on the social
         # network"; not "block email and the secure IMAP protocol").
-        if r.english.before("definite", ctx.text, m.span[0]) and any(
-                c.span[1] <= m.span[0] and not _JOINERS.search(ctx.text, c.span[1], m.span[0])
-                and vocab.describes(c.keys, m.keys) for c in claimed):
+        if (the := r.english.before("definite", ctx.text, m.span[0])) is not None and \
+                not _LISTED.search(ctx.text, 0, the.start()) and any(
+                c.span[1] <= m.span[0] and vocab.describes(c.keys, m.keys) for c in claimed):
+            continue
+        # Said elsewhere, listed neither with it nor with another of the intent's names, a
+        # kind of an item of the intent may describe it ("Skype has been blocked over
+        # unlicensed VoIP calls") or add a rule: doubt.
+        kin = [c for c in claimed if any(vocab.related(k, c.key) for k in m.keys)]
+        if kin and not any(_JOINERS.search(_gap(c.span, m.span, ctx.text)) for c in kin) \
+                and not any(r.listed(c.span[1], m.span[0]) or r.listed(m.span[1], c.span[0])
+                            for c in claimed):
+            out.append(Finding("item", f"no {m.key}", "missing", m.span,
+                               f"{m.text!r} is a kind of an item of the intent: said of it, "
+                               "or an item the intent lacks?", True))
             continue
         if any(vocab.is_generic(k) and set(vocab.words(k)) <= set(vocab.words(v))
                for k in m.keys for v in mine):
@@ -563,6 +583,16 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
                                    f"{ctx.text[m.span[0]:whose.span[1]]!r}: the reading cannot "
                                    f"tell whether {m.text!r} narrows the target or describes "
                                    f"it", True))
+                continue
+            if len(r.clauses) > 1 and _quiet(r, m.span) and not _marked_place(m, ctx) and \
+                    not any(r.clause(c.span) == r.clause(m.span) for c in claimed):
+                # Named in a clause that states nothing of the policy and names nothing of
+                # the intent ("When students returned from the break, the university
+                # started blocking Netflix"): the policy's target, or who the story is
+                # about? Doubt, as for an item.
+                out.append(Finding("target", f"no {m.key}", "missing", m.span,
+                                   f"{m.text!r} is named where no verb of the policy reaches: "
+                                   "a target the intent lacks, or context?", True))
                 continue
             what = "target"
         else:
@@ -592,8 +622,14 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
         _added_exceptions(ctx, claimed) + _narrowed(ctx)
 
 
-#: What joins the members of a list.
+#: What joins the members of a list, and a joiner that ends the words before a name.
 _JOINERS = re.compile(r"[,;&/]|\b(?:and|or|nor|plus)\b")
+_LISTED = re.compile(r"(?:[,;&/]|\b(?:and|or|nor|plus))\s*$")
+
+
+def _gap(a: tuple[int, int], b: tuple[int, int], text: str) -> str:
+    """The words between two spans, whichever comes first."""
+    return text[a[1]:b[0]] if a[1] <= b[0] else text[b[1]:a[0]]
 
 
 def _states_nothing(m: Mention, what: str, ctx: _Context) -> bool:
@@ -707,16 +743,35 @@ def _narrowed(ctx: _Context) -> list[Finding]:
     return out
 
 
-def _idle(r: Reading, span: tuple[int, int]) -> bool:
-    """Whether the clause of ``span`` states nothing of a policy: no amount, no cue of a
-    verb, a bound or a lift ("... 1,957 kbps - too many complaints about gaming lag"), and
-    it is no member of a list a verb reaches ("Netflix or YouTube", "POP and SSH are
-    allowed")."""
+def _marked_place(m: Mention, ctx: _Context) -> bool:
+    """Whether a word of place, source, destination or "for" stands right before a name."""
+    e, a = ctx.r.english, m.span[0]
+    return any(e.before(p, ctx.text, a) for p in ("name_before", "name_before_loose",
+                                                   "name_before_bare"))
+
+
+def _quiet(r: Reading, span: tuple[int, int]) -> bool:
+    """Whether the clause of ``span`` says nothing of a policy besides the name there (no
+    item, and :func:`_no_policy_in`) and is no member of a list ("in dorms, labs and library")."""
     a, b = r.clauses[r.clause(span)]
-    return not r.english["list"].match(r.text, a) and not any(
-        a <= x.span[0] < b for x in r.amounts) and not any(
-        r.first(c, a, b) for c in r.english.fact_cues) and (
+    return not r.english["list"].match(r.text, a) and _no_policy_in(r, a, b) and not any(
+        a <= m.span[0] < b for m in r.mentions if m.categories & ITEMS)
+
+
+def _idle(r: Reading, span: tuple[int, int]) -> bool:
+    """Whether the clause of ``span`` states nothing of a policy (:func:`_no_policy_in`: "...
+    1,957 kbps - too many complaints about gaming lag"), and it is no member of a list a
+    verb reaches ("Netflix or YouTube", "POP and SSH are allowed")."""
+    a, b = r.clauses[r.clause(span)]
+    return not r.english["list"].match(r.text, a) and _no_policy_in(r, a, b) and (
         r.verb("acl", span, fallback=False) is None)
+
+
+def _no_policy_in(r: Reading, a: int, b: int) -> bool:
+    """Whether the words from ``a`` to ``b`` hold no amount and no cue of a verb, a bound or
+    a lift."""
+    return not any(a <= x.span[0] < b for x in r.amounts) and not any(
+        r.first(c, a, b) for c in r.english.fact_cues)
 
 
 def _aside(r: Reading, span: tuple[int, int]) -> bool:
@@ -1055,7 +1110,9 @@ def _describes(m: Mention, ctx: _Context) -> bool:
     "servers") that no "from"/"to" makes a path end and no word of place makes a place of
     its own ("CounterStrike servers", "hosts attached to the guest network", "the segment
     that hosts the db"; "in servers" names the servers), or a name that stands right beside
-    a name of the intent, as one compound name ("guest wifi", "dorm network")."""
+    a name of the intent, as one compound name ("guest wifi", "dorm network"), or right
+    after a target the intent names in its own words, as that one's kind ("the Edupass and
+    Eduroam wireless networks")."""
     if all(ctx.vocab.is_generic(k) for k in m.keys):
         listed = any(c.categories == {"targets"} and ctx.r.listed(c.span[1], m.span[0])
                      for c in ctx.mentions)
@@ -1063,15 +1120,17 @@ def _describes(m: Mention, ctx: _Context) -> bool:
         return not (listed or placed or ctx.r.marked(m.span, "from")
                     or ctx.r.marked(m.span, "to"))
     return any(c.span != m.span and c.span in ctx.claimed and _adjacent(m, c, ctx.text)
-               and c.categories == {"targets"} and not (_plural(c) and c.span[0] < m.span[0])
-               for c in ctx.mentions)
+               and c.categories == {"targets"} and not (_plural(c.text) and c.span[0] < m.span[0])
+               for c in ctx.mentions) or any(
+        b <= m.span[0] and not ctx.text[b:m.span[0]].strip(" -")
+        and not _plural(ctx.text[a:b]) for a, b in ctx.places)
 
 
-def _plural(m: Mention) -> bool:
+def _plural(name: str) -> bool:
     """Whether a name ends in a plural noun. An English compound's first noun is singular
     ("student labs", "guest wifi"); a plural one is whose the next place is ("students
     dorm", "students labs"): the place after it is the target, not a word describing it."""
-    words = m.text.casefold().split()
+    words = name.casefold().split()
     last = words[-1] if words else ""
     return len(last) > 3 and last.endswith("s") and not last.endswith("ss") and \
         stem(last) != last

@@ -726,6 +726,22 @@ POLICY_PAGES = [
     # the work a middlebox named right before it does is its own
     ("for endpoint('library') add middlebox('parental control')",
      "Library traffic shall be subject to parental control filtering."),
+    # a kind with "the" points back to the item, though other words stand between
+    ("for endpoint('labs') block service('facebook')",
+     "Facebook use grew all term, and the labs now block the social network."),
+    # who reports a rule is no part of it, nor is the cause of a ban
+    ("for endpoint('labs') block service('netflix')",
+     "Netflix is blocked in the labs, according to the dorm staff."),
+    ("for endpoint('labs') block service('youtube')",
+     "YouTube is blocked in the labs, said a spokesman for the residence halls."),
+    ("for group('staff') block service('youtube')", "YouTube is blocked for staff, dorm records show."),
+    ("for endpoint('campus') block service('skype')",
+     "The campus announced a ban on Skype due to a dispute over its license."),
+    # a site that operates a middlebox has it in its path
+    ("for endpoint('labs') add middlebox('ids')", "The labs operate an IDS."),
+    # a place word right after a target the intent names in its own words is its kind
+    ("for endpoint('kestrel'), endpoint('osprey') block protocol('smtp')",
+     "Port 25 is blocked on the Kestrel and Osprey wireless networks."),
 ]
 
 POLICY_PAGES_WRONG = [
@@ -790,6 +806,16 @@ POLICY_PAGES_WRONG = [
     # the value before is no value of the policy
     ("for endpoint('dorms') set bandwidth('max', '2', 'mbps')",
      "Dorm speed was previously 2 megabits; now it has been reduced to 1 megabits."),
+    # a kind listed with the item, or with the intent's other items, is another item
+    ("for endpoint('labs') block service('vonage')", "The labs block Vonage and other VoIP."),
+    ("for endpoint('labs') block service('netflix'), service('file sharing')",
+     "Blocked in the labs: Netflix, torrent; file sharing."),
+    # people named as a place, or beside the intent's own target, are targets
+    ("for endpoint('labs') block service('netflix')",
+     "Block Netflix for the labs and for the guests."),
+    ("for group('staff') add middlebox('proxy')", "Add a proxy for the staff and visitors groups."),
+    # a known service is an item the intent lacks, not an unread word
+    ("for endpoint('labs') block service('netflix')", "The labs block Netflix and Roblox."),
 ]
 
 
@@ -838,6 +864,13 @@ POLICY_PAGES_OPEN = [
     # people counted: context, or a target the intent lacks?
     ("for endpoint('network') block service('irc')",
      "The IT group, which supports 20,000 students and 3,000 staff, blocks IRC on the network."),
+    # people in a clause that states nothing of the policy: who the story is about, or a
+    # target the intent lacks?
+    ("for endpoint('network') block service('youtube')",
+     "After the staff complained about slow video, the network started blocking YouTube."),
+    # a kind of an item said apart from it, listed with nothing: said of it, or another rule?
+    ("for endpoint('network') block service('vonage')",
+     "Vonage is now blocked on the network over unlicensed VoIP calls."),
 ]
 
 

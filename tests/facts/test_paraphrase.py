@@ -67,6 +67,9 @@ TABLE = [
     ("The host has a 3 Mbps bandwidth", "The host is limited to 3 Mbps", "paraphrase",
      "paraphrase", None),
     ("The network blocks NetBIOS", "NetBIOS is blocked", "paraphrase", "paraphrase", None),
+    # A kind said before the name it describes is that name ("videoconference H323").
+    ("Block the videoconference H323 for the labs.", "The labs block H.323 video conferencing.",
+     "paraphrase", "paraphrase", None),
     # A download quota against an unqualified one: the default, or all traffic? Unclear.
     (A_QUOTA, "The dorms have a daily quota of 5 GB", "uncertain", "paraphrase",
      ("direction", "unclear")),
