@@ -739,6 +739,11 @@ POLICY_PAGES = [
      "The campus announced a ban on Skype due to a dispute over its license."),
     # a site that operates a middlebox has it in its path
     ("for endpoint('labs') add middlebox('ids')", "The labs operate an IDS."),
+    # a value whose first word is said elsewhere: its last words, as written, and that word
+    ("for endpoint('wired computers') allow traffic('streaming')",
+     "Streaming is allowed on computers with wired access."),
+    ("for endpoint('campus') block service('skype relay')",
+     "The campus made a deal with Skype to block the program's relay functions."),
     # a place word right after a target the intent names in its own words is its kind
     ("for endpoint('kestrel'), endpoint('osprey') block protocol('smtp')",
      "Port 25 is blocked on the Kestrel and Osprey wireless networks."),
