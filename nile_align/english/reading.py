@@ -717,12 +717,22 @@ def _qualifier(r: Reading, a: Amount, which: str) -> Said:
         clause = r.amount_clause(a)
         # The quota's own words first ("upload quota for all traffic" is an upload quota;
         # "uploads and downloads" both), then words for both ways ("combined", "all traffic").
-        own = [h for name in WAYS[0].values() if (h := r.first(name, *clause))]
+        own = [(way, h) for way, name in WAYS[0].items() if (h := r.first(name, *clause))]
+        if len(own) == 2 and clause[0] > 0:
+            # the word right after the amount before is that one's ("2gb upload or 4gb
+            # download"): the other is this one's
+            own = [(way, h) for way, h in own
+                   if not (h.end <= a.span[0] and not r.text[clause[0]:h.start].strip())]
+            if len(own) == 1:
+                return Said(own[0][0], own[0][1].span)
         if len(own) == 2:
-            return Said("any", min(h.span for h in own))
-        if (near := r.nearest(WAYS[0], a)) is not None:
-            return Said(near[0], near[1].span)
+            return Said("any", min(h.span for _, h in own))
         both = [h for h in r.cues("both_ways") if clause[0] <= h.start < clause[1] + NEAR]
+        if (near := r.nearest(WAYS[0], a)) is not None:
+            # one way said with the other ("5 GB of uploads and downloads") is both
+            if any(h.start <= near[1].start < h.end for h in both):
+                return Said("any", near[1].span)
+            return Said(near[0], near[1].span)
         if both:
             return Said("any", both[0].span)
         # Traffic directions count only right next to their amount ("may send 500 MB").

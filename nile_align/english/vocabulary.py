@@ -400,11 +400,18 @@ def vocabulary() -> Vocabulary:
 
 def spelled(value: str, sentence: Sentence, vocab: Vocabulary,
             claimed: Iterable[tuple[int, int]] = ()) -> tuple[int, int] | None:
-    """Where ``sentence`` names ``value`` (or an equivalent), avoiding ``claimed`` spans."""
+    """Where ``sentence`` names ``value`` (or an equivalent), avoiding ``claimed`` spans: a
+    spelling of it, or its words written as one ("filehosting", "webserver")."""
     blocked = list(claimed)
     for form in sorted(vocab.forms(value), key=len, reverse=True):
         for i in sentence.find(form):
             span = sentence.span(i, len(form))
             if not any(a < span[1] and span[0] < b for a, b in blocked):
                 return span
+    joined = "".join(_WORD.findall(value.casefold()))
+    if len(_WORD.findall(value)) > 1:
+        for a, b in sentence.spans:
+            if sentence.text[a:b].casefold() == joined and not any(
+                    x < b and a < y for x, y in blocked):
+                return a, b
     return None

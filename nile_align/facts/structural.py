@@ -56,12 +56,14 @@ _JOINED = re.compile(r"[\w-]*(?:[.@/:][\w-]+)+")
 
 
 def _as_written(text: str, span: tuple[int, int], value: str) -> bool:
-    """Whether the words at ``span`` are ``value`` as written (case and spacing aside, a
-    plural allowed) and a whole word: inside a domain name or an address only the site's
-    own name counts ("f2movies.com" names 'F2movies', "example.org" no 'org')."""
+    """Whether the words at ``span`` are ``value`` as written (case and spacing aside, its
+    words written as one allowed, "filehosting"; a plural allowed) and a whole word: inside
+    a domain name or an address only the site's own name counts ("f2movies.com" names
+    'F2movies', "example.org" no 'org')."""
     said, want = _folded(text[span[0]:span[1]]), _folded(value)
-    if not (said == want or said in (want + "s", want + "es") or want in (said + "s",
-                                                                           said + "es")):
+    one = said.replace(" ", "")
+    if not (one == want.replace(" ", "") or said in (want + "s", want + "es")
+            or want in (said + "s", said + "es")):
         return False
     start = max(text.rfind(c, 0, span[0]) for c in " \t\n,;()[]\"'") + 1
     token = _JOINED.match(text, start)

@@ -744,6 +744,33 @@ POLICY_PAGES = [
      "Streaming is allowed on computers with wired access."),
     ("for endpoint('campus') block service('skype relay')",
      "The campus made a deal with Skype to block the program's relay functions."),
+    # a name's words written as one
+    ("for endpoint('labs') block service('file hosting')", "The labs block filehosting."),
+    # a middlebox a site uses a product as, or implements, is in its path
+    ("for endpoint('labs') add middlebox('content filter')",
+     "The labs use SafeNet as their content filter."),
+    ("for endpoint('labs') add middlebox('ids')", "An IDS was implemented in the labs."),
+    # a period and a whole day said in figures
+    ("for endpoint('dorms') set quota('any', '12', 'gb/d')",
+     "The dorms have a 12GB cap in any 24hr period."),
+    ("for endpoint('library') allow traffic('any')", "Internet access is available 24x7 in the library."),
+    # a comparison with others names them, not what the rule is for
+    ("for endpoint('labs') block service('youtube')", "Like many dorms, the labs block YouTube."),
+    # a middlebox's work undone, or denied both ways, removes it
+    ("for endpoint('labs') remove middlebox('content filter')", "Lab traffic is unfiltered."),
+    ("for endpoint('dmz') remove middlebox('firewall')",
+     "The DMZ is neither restricted nor protected by the campus firewall."),
+    # the Internet used, for an intent with no path: the traffic
+    ("for endpoint('dorms') block traffic('any')", "No one may use the internet in the hostels."),
+    # a site's own word for itself before "network"; a video chat is a video conference
+    ("for endpoint('network') block service('bittorrent')",
+     "BitTorrent is not allowed on the school network."),
+    ("for endpoint('labs') block traffic('video conference')", "Video chat is blocked in the labs."),
+    # the way right after an amount is that amount's; both ways said together are both
+    ("for endpoint('dorms') set quota('upload', '2', 'gb/wk'), quota('download', '4', 'gb/wk')",
+     "The dorms may use 2gb upload or 4gb download per week."),
+    ("for endpoint('dorms') set quota('any', '5', 'gb/wk')",
+     "The dorms get 5 GB of uploads and downloads per week."),
     # a place word right after a target the intent names in its own words is its kind
     ("for endpoint('kestrel'), endpoint('osprey') block protocol('smtp')",
      "Port 25 is blocked on the Kestrel and Osprey wireless networks."),
@@ -819,6 +846,16 @@ POLICY_PAGES_WRONG = [
     ("for endpoint('labs') block service('netflix')",
      "Block Netflix for the labs and for the guests."),
     ("for group('staff') add middlebox('proxy')", "Add a proxy for the staff and visitors groups."),
+    # filtering undone is no filter added; a day is no week
+    ("for endpoint('labs') add middlebox('content filter')", "Lab traffic is unfiltered."),
+    ("for endpoint('labs') remove middlebox('content filter')",
+     "Unfiltered access is not available in the labs."),
+    ("for endpoint('dorms') set quota('any', '12', 'gb/wk')",
+     "The dorms have a 12GB cap in any 24hr period."),
+    ("for endpoint('dorms') set quota('download', '2', 'gb/wk'), quota('upload', '4', 'gb/wk')",
+     "The dorms may use 2gb upload or 4gb download per week."),
+    ("for endpoint('dorms') set quota('upload', '5', 'gb/wk')",
+     "The dorms get 5 GB of uploads and downloads per week."),
     # a known service is an item the intent lacks, not an unread word
     ("for endpoint('labs') block service('netflix')", "The labs block Netflix and Roblox."),
 ]
