@@ -551,10 +551,13 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             continue
         # A kind said with "the" after an item of the intent it describes, and not listed
         # with it, points back to it ("banned Facebook after they wasted time on the social
-        # network"; not "block email and the secure IMAP protocol").
+        # network"; not "block email and the secure IMAP protocol"); so does one before a
+        # noun such as "site" after an item the intent names in its own words ("The Pirate
+        # Bay ... block all access to the file-sharing site").
         if (the := r.english.before("definite", ctx.text, m.span[0])) is not None and \
-                not _LISTED.search(ctx.text, 0, the.start()) and any(
-                c.span[1] <= m.span[0] and vocab.describes(c.keys, m.keys) for c in claimed):
+                not _LISTED.search(ctx.text, 0, the.start()) and (any(
+                c.span[1] <= m.span[0] and vocab.describes(c.keys, m.keys) for c in claimed)
+                or _kind_of_named(m, ctx)):
             continue
         # Said elsewhere, listed neither with it nor with another of the intent's names, a
         # kind of an item of the intent may describe it ("Skype has been blocked over
@@ -579,6 +582,11 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
                 out.append(Finding("target", f"no {m.key}", "missing", m.span,
                                    f"{ctx.text[m.span[0]:m.span[1]]!r} is counted, or not said "
                                    "which: context, or a target the intent lacks?", True))
+                continue
+            if _audience(m, ctx):
+                out.append(Finding("target", f"no {m.key}", "missing", m.span,
+                                   f"{m.text!r} is told of the rule: its audience, or a target "
+                                   "the intent lacks?", True))
                 continue
             if (whose := _whose(m, ctx, claimed)) is not None:
                 out.append(Finding("target", f"no {m.key}", "missing", m.span,
@@ -627,6 +635,15 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
 #: What joins the members of a list, and a joiner that ends the words before a name.
 _JOINERS = re.compile(r"[,;&/]|\b(?:and|or|nor|plus)\b")
 _LISTED = re.compile(r"(?:[,;&/]|\b(?:and|or|nor|plus))\s*$")
+
+
+def _kind_of_named(m: Mention, ctx: _Context) -> bool:
+    """Whether an item's name qualifies a noun such as "site" or "service" after an item the
+    intent names in its own words (a name the vocabulary does not know)."""
+    after = ctx.text[m.span[1]:m.span[1] + 30].split()[:1]
+    return bool(after) and after[0].casefold().strip(".,;:") in ctx.r.english.generic_nouns \
+        and any(b <= m.span[0] and (a, b) not in ctx.places
+                and not any(c.span == (a, b) for c in ctx.mentions) for a, b in ctx.named)
 
 
 def _gap(a: tuple[int, int], b: tuple[int, int], text: str) -> str:
@@ -694,6 +711,15 @@ def _counted(m: Mention, ctx: _Context) -> bool:
     target as Nile writes one, so context, or a share of a group (doubt)."""
     return m.categories == {"targets"} and \
         ctx.r.english.before("counted", ctx.text, m.span[0]) is not None
+
+
+def _audience(m: Mention, ctx: _Context) -> bool:
+    """Whether people are told of the rule ("told its employees Monday that ...", "Students
+    ... have been told that the college will ..."): the notice's audience, who may or may not
+    be what the rule is for."""
+    e = ctx.r.english
+    return e.before("audience_before", ctx.text, m.span[0]) is not None or \
+        e["audience_after"].match(ctx.text, m.span[1]) is not None
 
 
 def _traffic_of(m: Mention, ctx: _Context) -> bool:
@@ -1174,7 +1200,7 @@ def _other_name(ctx: _Context, f: Function) -> Mention | None:
     return next((m for m in ctx.unclaimed(category) if not ctx.vocab.names(m, f.value)
                  and not any(ctx.vocab.is_implicit(k) for k in m.keys)
                  and not _any_machine(m, ctx) and not _counted(m, ctx)
-                 and not (whole and _traffic_of(m, ctx))), None)
+                 and not _audience(m, ctx) and not (whole and _traffic_of(m, ctx))), None)
 
 
 def _any_machine(m: Mention, ctx: _Context) -> bool:

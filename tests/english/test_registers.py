@@ -771,6 +771,15 @@ POLICY_PAGES = [
      "The dorms may use 2gb upload or 4gb download per week."),
     ("for endpoint('dorms') set quota('any', '5', 'gb/wk')",
      "The dorms get 5 GB of uploads and downloads per week."),
+    # the content category pages name most
+    ("for endpoint('wireless') block traffic('pornography')",
+     "Porn is blocked on the wireless network."),
+    # a kind before the names it lists, with a comma ("sources, Netflix and Hulu")
+    ("for endpoint('labs') block service('netflix'), service('hulu')",
+     "The video streaming sources, Netflix and Hulu, are blocked in the labs."),
+    # a kind with "the" before "site" points back to a name of the intent's own words
+    ("for endpoint('labs') block service('kazoo')",
+     "Kazoo drew complaints all term, and the labs now block the file-sharing site."),
     # a place word right after a target the intent names in its own words is its kind
     ("for endpoint('kestrel'), endpoint('osprey') block protocol('smtp')",
      "Port 25 is blocked on the Kestrel and Osprey wireless networks."),
@@ -856,6 +865,12 @@ POLICY_PAGES_WRONG = [
      "The dorms may use 2gb upload or 4gb download per week."),
     ("for endpoint('dorms') set quota('upload', '5', 'gb/wk')",
      "The dorms get 5 GB of uploads and downloads per week."),
+    # a kind listed with the names is another item; people a rule is for are its target
+    ("for endpoint('labs') block service('netflix')", "Block streaming, Netflix in the labs."),
+    ("for endpoint('labs') block service('kazoo')",
+     "The labs block Kazoo and the file-sharing site."),
+    ("for endpoint('network') block service('pandora')",
+     "The network blocks Pandora for employees."),
     # a known service is an item the intent lacks, not an unread word
     ("for endpoint('labs') block service('netflix')", "The labs block Netflix and Roblox."),
 ]
@@ -910,6 +925,9 @@ POLICY_PAGES_OPEN = [
     # target the intent lacks?
     ("for endpoint('network') block service('youtube')",
      "After the staff complained about slow video, the network started blocking YouTube."),
+    # people told of the rule: its audience, or a target the intent lacks?
+    ("for endpoint('network') block service('pandora')",
+     "The contractor told employees Monday that it was blocking Pandora."),
     # a kind of an item said apart from it, listed with nothing: said of it, or another rule?
     ("for endpoint('network') block service('vonage')",
      "Vonage is now blocked on the network over unlicensed VoIP calls."),
