@@ -408,8 +408,9 @@ def spelled(value: str, sentence: Sentence, vocab: Vocabulary,
             span = sentence.span(i, len(form))
             if not any(a < span[1] and span[0] < b for a, b in blocked):
                 return span
-    joined = "".join(_WORD.findall(value.casefold()))
-    if len(_WORD.findall(value)) > 1:
+    own = _WORD.findall(value.casefold())
+    if len(own) > 1:
+        joined = "".join(own)
         for a, b in sentence.spans:
             if sentence.text[a:b].casefold() == joined and not any(
                     x < b and a < y for x, y in blocked):

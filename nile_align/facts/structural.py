@@ -634,7 +634,7 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
 
 #: What joins the members of a list, and a joiner that ends the words before a name.
 _JOINERS = re.compile(r"[,;&/]|\b(?:and|or|nor|plus)\b")
-_LISTED = re.compile(r"(?:[,;&/]|\b(?:and|or|nor|plus))\s*$")
+_LISTED = re.compile(rf"(?:{_JOINERS.pattern})\s*$")
 
 
 def _kind_of_named(m: Mention, ctx: _Context) -> bool:
