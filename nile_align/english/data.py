@@ -189,6 +189,8 @@ class English:
     generic_nouns: frozenset[str] = frozenset()
     #: nouns a name outside the site qualifies ("the web server"): what traffic, no place
     outside_heads: frozenset[str] = frozenset()
+    #: nouns of equipment a place's name qualifies ("the wireless controllers"): no place
+    equipment_heads: frozenset[str] = frozenset()
     #: Words that are never a name: the three lists above (one lookup).
     no_names: frozenset[str] = frozenset()
     #: Words that say which way traffic goes without naming an end ("incoming").
@@ -310,6 +312,7 @@ def load_english(text: str) -> English:
         function_words=frozenset(names["function_words"].split()),
         generic_nouns=frozenset(names["generic_nouns"].split()),
         outside_heads=frozenset(names["outside_heads"]),
+        equipment_heads=frozenset(names["equipment_heads"]),
         traffic_directions=frozenset(paths["directions"]),
         no_names=frozenset(names["not_names"].split()) | frozenset(
             names["function_words"].split()) | frozenset(names["generic_nouns"].split()),

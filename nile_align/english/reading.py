@@ -870,7 +870,7 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
         if any(a <= m.start() < b for a, b in taken):
             continue
         if m.group("number") and not _in_word_of_letters(text, m) and not (
-                r.english["age_after"].match(text, m.end())
+                r.english["age_after"].match(text, m.end()) or _counts(r, m.end())
                 or r.english.before("age_before", text, m.start())
                 or (len(m.group(0)) == 4 and r.english.before("month_year", text, m.start()))):
             yield Unread("a number the rules cannot place", m.span(), m.group(0),
@@ -919,6 +919,20 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
             yield Unread(f"no polarity word for {i.text!r}", i.span, i.text, ("polarity",))
 
 
+
+
+def _counts(r: Reading, end: int) -> bool:
+    """Whether a number ending at ``end`` counts the people or places named right after it,
+    with at most one word between ("its 129,000 employees", "the campus's 13 student
+    hostels"): no amount and no time. (Not machines of a kind, "3 devices": a limit per
+    device may be.)"""
+    return any(m.categories == {"targets"} and not all(r.vocab.is_generic(k) for k in m.keys)
+               and _COUNTED.fullmatch(r.text, end, m.span[0]) is not None
+               for m in r.mentions if end < m.span[0] <= end + 30)
+
+
+#: What may stand between a number and the people or places it counts.
+_COUNTED = re.compile(r"\s+(?:[\w-]+\s+)?")
 
 
 def _role(name: StatedName, role: str) -> StatedName:
@@ -977,8 +991,11 @@ def _place_words(r: Reading) -> list[tuple[str, Span]]:
     e = r.english
     named = {span for _, span in r.unknown_places()}
     spans, stems = r.words.spans, r.words.stems
+    # both kinds of link said together ("its wired or WIFI networks"): every network
+    links = [x.span() for x in e["every_link"].finditer(r.text)]
     return [(r.text[a:b], (a, b)) for i, (a, b) in enumerate(spans)
             if (a, b) not in named and not r.read_as_other((a, b))
+            and not any(x <= a and b <= y for x, y in links)
             and not any(m.span[0] <= a < m.span[1] for m in r.mentions)
             and (low := r.text[a:b].casefold()) not in e.no_names and not low.isdigit()
             and low.rstrip(".") not in e.weekdays and not _addressee(low, r.vocab)

@@ -232,7 +232,8 @@ class Vocabulary:
                         out.add(words[0])
                     elif len(words) > 1:
                         # "MSN chat" said as "m s n chat", "h 323" as "h three two three"
-                        out.update(w for w in words if len(w) <= 4)
+                        # (letters only: "18" of "under 18" is a number, never spelled)
+                        out.update(w for w in words if len(w) <= 4 and not w.isdigit())
                         if all(len(w) <= 3 for w in words):
                             out.add("".join(words))
         return frozenset(out)
@@ -269,6 +270,11 @@ class Vocabulary:
     def related(self, a: str, b: str) -> bool:
         a, b = a.casefold(), b.casefold()
         return b in self._related.get(a, ()) or a in self._related.get(b, ())
+
+    def is_kind(self, value: str) -> bool:
+        """Whether a value is a kind that other values are of ([related]: "file sharing",
+        "social media")."""
+        return value.casefold() in self._related
 
     def describes(self, first: Iterable[str], then: Iterable[str]) -> bool:
         """Whether the second of two names side by side (their values ``first`` and

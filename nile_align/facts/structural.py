@@ -395,6 +395,10 @@ def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding
             hit = ranked[0][0]
     hit = hit or next((h for span in spans if (h := r.verb(family, span, fallback=False))),
                       None) or r.verb(family)
+    if hit is None and verb == "add" and (acts := _acting(ctx, spans)) is not None:
+        # "a firewall denies all inbound traffic": a middlebox that blocks is in the path
+        return Finding("polarity", "add", "matched", acts.span, required=True,
+                       detail=f"{acts.text!r}: the middlebox does it, so traffic passes it")
     said = r.english.meaning[hit.name] if hit is not None else None
     return _verdict("polarity", verb, hit if said == verb else None,
                     hit if said not in (None, verb) else None, required=True)
@@ -576,12 +580,18 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
         if m.categories == {"targets"}:
             if any(vocab.is_implicit(k) for k in m.keys) or any(
                     r.marked(m.span, role) for role in open_ends) or _describes(m, ctx) \
-                    or _traffic_of(m, ctx):
+                    or _traffic_of(m, ctx) or _every_link(m.span, ctx) is not None \
+                    or _equipment(m, ctx):
                 continue
             if _counted(m, ctx):
                 out.append(Finding("target", f"no {m.key}", "missing", m.span,
                                    f"{ctx.text[m.span[0]:m.span[1]]!r} is counted, or not said "
                                    "which: context, or a target the intent lacks?", True))
+                continue
+            if _operator(m, ctx, claimed):
+                out.append(Finding("target", f"no {m.key}", "missing", m.span,
+                                   f"{m.text!r} runs what the intent's places have: who "
+                                   "carries out the rule, or a target the intent lacks?", True))
                 continue
             if _audience(m, ctx):
                 out.append(Finding("target", f"no {m.key}", "missing", m.span,
@@ -667,11 +677,13 @@ def _states_nothing(m: Mention, what: str, ctx: _Context) -> bool:
 
 
 def _apposed(m: Mention, ctx: _Context) -> bool:
-    """Whether a kind of traffic stands right before the names the intent has, as what they
-    are ("the social media networks Facebook and Instagram", "music streaming services
-    Soundcloud and Spotify", "video streaming sites: Twitch"): it describes them."""
+    """Whether a kind of traffic, or an item that others are of, stands right before the
+    names the intent has, as what they are ("the social media networks Facebook and
+    Instagram", "music streaming services Soundcloud and Spotify", "video streaming sites:
+    Twitch", "file-sharing site The Pirate Bay"): it describes them."""
     gap = ctx.r.english["apposition"].match(ctx.text, m.span[1])
-    return "traffic" in m.categories and gap is not None and any(
+    kind = "traffic" in m.categories or any(ctx.vocab.is_kind(k) for k in m.keys)
+    return kind and gap is not None and any(
         a == gap.end() for a, _ in ctx.named)
 
 
@@ -695,6 +707,17 @@ def _enforces(m: Mention, intent: Intent, ctx: _Context) -> bool:
 
 
 _AGENT = re.compile(r"\s*(?:[\w-]+\s+){0,2}")
+
+
+def _acting(ctx: _Context, spans: list[tuple[int, int]]) -> Hit | None:
+    """The verb that allows or blocks whose subject is a middlebox at one of ``spans`` ("a
+    firewall denies all inbound traffic", "the proxy server restricts access")."""
+    for span in spans:
+        verb = ctx.r.verb("acl", span)
+        if verb is not None and verb.start >= span[1] and \
+                _AGENT.fullmatch(ctx.text, span[1], verb.start) is not None:
+            return verb
+    return None
 
 
 def _infinitive(m: Mention, ctx: _Context) -> bool:
@@ -1137,8 +1160,10 @@ def _describes(m: Mention, ctx: _Context) -> bool:
     """Whether a target name only describes another name: a generic word ("hosts",
     "servers") that no "from"/"to" makes a path end and no word of place makes a place of
     its own ("CounterStrike servers", "hosts attached to the guest network", "the segment
-    that hosts the db"; "in servers" names the servers), or a name that stands right beside
-    a name of the intent, as one compound name ("guest wifi", "dorm network"), or right
+    that hosts the db"; "in servers" names the servers), or a name that stands right after
+    a name of the intent, as the head of one compound name ("guest wifi", "dorm network"),
+    or right before it as whose that place is ("student labs", "students labs"; but a
+    group's own wireless network, "staff wi-fi", is a part of the intent's wireless), or right
     after a target the intent names in its own words, as that one's kind ("the Edupass and
     Eduroam wireless networks")."""
     if all(ctx.vocab.is_generic(k) for k in m.keys):
@@ -1148,7 +1173,9 @@ def _describes(m: Mention, ctx: _Context) -> bool:
         return not (listed or placed or ctx.r.marked(m.span, "from")
                     or ctx.r.marked(m.span, "to"))
     return any(c.span != m.span and c.span in ctx.claimed and _adjacent(m, c, ctx.text)
-               and c.categories == {"targets"} and not (_plural(c.text) and c.span[0] < m.span[0])
+               and c.categories == {"targets"} and (
+                   not _plural(c.text) if c.span[0] < m.span[0] else
+                   _plural(m.text) or not ctx.r.english["link_word"].match(c.text))
                for c in ctx.mentions) or any(
         b <= m.span[0] and not ctx.text[b:m.span[0]].strip(" -")
         and not _plural(ctx.text[a:b]) for a, b in ctx.places)
@@ -1200,18 +1227,46 @@ def _other_name(ctx: _Context, f: Function) -> Mention | None:
     return next((m for m in ctx.unclaimed(category) if not ctx.vocab.names(m, f.value)
                  and not any(ctx.vocab.is_implicit(k) for k in m.keys)
                  and not _any_machine(m, ctx) and not _counted(m, ctx)
-                 and not _audience(m, ctx) and not (whole and _traffic_of(m, ctx))), None)
+                 and not _audience(m, ctx) and _every_link(m.span, ctx) is None
+                 and not (whole and _traffic_of(m, ctx)) and not _equipment(m, ctx)), None)
+
+
+def _equipment(m: Mention, ctx: _Context) -> bool:
+    """Whether a place's name qualifies a noun of equipment ("the wireless controllers"):
+    the machines that carry out a rule, no place of it."""
+    after = ctx.text[m.span[1]:m.span[1] + 30].split()[:1]
+    return bool(after) and after[0].casefold().strip(".,;:") in ctx.r.english.equipment_heads
+
+
+def _operator(m: Mention, ctx: _Context, claimed: list[Mention]) -> bool:
+    """Whether a place is the subject of a verb of running a thing that a place of the
+    intent's, said after a word of place, has ("The Library uses filtering software on
+    Internet computers and on the wireless network"): who runs it, or a target?"""
+    e = ctx.r.english
+    return e["operates"].match(ctx.text, m.span[1]) is not None and any(
+        c.span[0] > m.span[1] and c.categories == {"targets"}
+        and e.before("name_before", ctx.text, c.span[0]) for c in claimed)
+
+
+def _every_link(span: tuple[int, int], ctx: _Context) -> tuple[int, int] | None:
+    """Where the name at ``span`` is one of both kinds of link said together ("via its wired
+    or WIFI networks"): every network of the site, no part of it."""
+    return next((x.span() for x in ctx.r.english["every_link"].finditer(ctx.text)
+                 if x.start() <= span[0] < x.end()), None)
 
 
 def _any_machine(m: Mention, ctx: _Context) -> bool:
     """Whether a host or server word names machines of a kind, no place of the site: one
-    said with "a" or "any" ("on a remote host"), or by what it serves ("web servers",
-    "mail servers"); or is a verb ("domains that host malware"). Such words never
-    contradict an intent's own target."""
+    said with "a" or "any" ("on a remote host"), as what a thing is classed as ("sites
+    classified as hosts of malware"), or by what it serves ("web servers", "mail servers");
+    or is a verb ("domains that host malware", "allowed to host IRC servers", "Hosting a
+    web server"). Such words never contradict an intent's own target."""
     if not all(ctx.vocab.is_generic(k) for k in m.keys):
         return False
     before = ctx.text[max(0, m.span[0] - 40):m.span[0]]
-    if ctx.r.english["indefinite"].search(before):
+    e = ctx.r.english
+    if e["indefinite"].search(before) or e["classed_as"].search(before) or \
+            e["infinitive"].search(before) or m.text.casefold().endswith("ing"):
         return True
     return any(c.span[1] <= m.span[0] and c.categories & ITEMS and
                _adjacent(c, m, ctx.text) for c in ctx.mentions)
@@ -1244,7 +1299,11 @@ def _targets(intent: Intent, ctx: _Context) -> list[Finding]:
             f.value.casefold() in ctx.vocab.outside and _site(
                 ctx, intent.path.destination if label == "from " else intent.path.source) \
             else None
-        if span is not None:
+        if span is not None and (both := _every_link(span, ctx)) is not None:
+            out.append(Finding("target", fact, "contradicted", both, f"the sentence says "
+                               f"{ctx.text[both[0]:both[1]]!r}: every network, not this one "
+                               "alone", required))
+        elif span is not None:
             out.append(Finding("target", fact, "matched", span, required=required))
         elif crossing is not None:
             out.append(Finding("target", fact, "matched", crossing.span, required=required,
@@ -1303,8 +1362,7 @@ def _path(intent: Intent, ctx: _Context) -> list[Finding]:
     # Where the English leaves the direction implicit, the order of the ends is read as the
     # way the traffic goes when the sentence names the source first, as the subject ("The
     # campus can access DNS on the host"); the other order is no evidence either way.
-    if (implied := _implied(ctx, ends["src"], ends["dst"],
-                            ctx.vocab.is_implicit(dst.value))) is not None:
+    if (implied := _implied(ctx, ends["src"], ends["dst"], src, dst)) is not None:
         return [Finding("path", fact, "matched", implied, required=True,
                         detail="the direction is implied by the order of the ends")]
     return [Finding("path", fact, "missing", required=True,
@@ -1361,19 +1419,40 @@ _SUBJECT = re.compile(r"^\W*(?:\S+\s+){0,2}$")
 
 
 def _implied(ctx: _Context, src: list[tuple[int, int]], dst: list[tuple[int, int]],
-             dst_implicit: bool) -> tuple[int, int] | None:
-    """A path direction that only the order of its ends implies (see :func:`_path`)."""
+             source: Function, destination: Function) -> tuple[int, int] | None:
+    """A path direction that only the order of its ends implies (see :func:`_path`): the
+    subject of a verb of access first, what it accesses after; or that access to a
+    destination outside the site implies (:func:`_reached`)."""
     text, e = ctx.text, ctx.r.english
+    if _reached(ctx, src, dst, source, destination):
+        return (min(a for a, _ in src + dst), max(b for _, b in src + dst))
     for a1, b1 in src:
         for a2, b2 in dst:
             if a2 <= b1:
                 continue
+            # "keep the public from accessing City servers": who accesses is the source
+            if e["access_between"].fullmatch(text, b1, a2):
+                return (a1, b2)
             # "X can access ... on the network": X is the subject, a verb stands between,
             # and the other end is where the service runs (an implicit target).
-            if _SUBJECT.match(text, 0, a1) and e["on"].search(text, b1, a2) and dst_implicit \
+            if _SUBJECT.match(text, 0, a1) and e["on"].search(text, b1, a2) and \
+                    ctx.vocab.is_implicit(destination.value) \
                     and len(text[b1:a2].split()) >= 3:
                 return (a1, b2)
     return None
+
+
+def _reached(ctx: _Context, src: list[tuple[int, int]], dst: list[tuple[int, int]],
+             source: Function, destination: Function) -> bool:
+    """Whether a destination outside the site is said as what is accessed ("internet access
+    in the hostels", "all access to the Internet") from a place of the site (named, or the
+    whole site, an implicit source): traffic from that place out to it."""
+    outside, e = ctx.vocab.outside, ctx.r.english
+    if source.value.casefold() in outside or destination.value.casefold() not in outside or \
+            not (src or ctx.vocab.is_implicit(source.value)):
+        return False
+    return any(e["reached_after"].match(ctx.text, b) or e.before("reached_before", ctx.text, a)
+               for a, b in dst)
 
 
 def _between(ctx: _Context, ends: list[tuple[int, int]]) -> tuple[int, int] | None:

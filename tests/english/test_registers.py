@@ -52,6 +52,10 @@ SPOKEN = [
       ("polarity", "acl block"), ("target", "guests")}),
     ("uh cap the labs at four oh one two k b p s",
      {("rate", "4012 kbps max"), ("polarity", "limit set"), ("target", "labs")}),
+    # digits said one by one before letters said one by one: a number, whatever digits the
+    # vocabulary's names hold ("under 18")
+    ("uh cap the labs at six oh one eight b p s max",
+     {("rate", "6018 bps max"), ("polarity", "limit set"), ("target", "labs")}),
     ("um the labs get at most forty gig bits a second",
      {("rate", "40 Gbps max"), ("polarity", "limit set"), ("target", "labs")}),
     ("allow p two p for the dorms from one p m to nine p m",
@@ -783,6 +787,65 @@ POLICY_PAGES = [
     # a place word right after a target the intent names in its own words is its kind
     ("for endpoint('kestrel'), endpoint('osprey') block protocol('smtp')",
      "Port 25 is blocked on the Kestrel and Osprey wireless networks."),
+    # what a rule belongs to, the message that told of it and who said it are no part of it
+    ("for group('users') block service('bittorrent')",
+     "The provider agreed to block BitTorrent for its users as part of the settlement."),
+    ("for endpoint('campus') block service('tiktok')",
+     "In a message to staff on Friday, the dean said TikTok will be blocked on campus."),
+    ("for endpoint('labs') block service('roblox')",
+     "The head of student affairs Dana Reyes said the labs will block Roblox."),
+    ("for endpoint('network') block service('snapchat')",
+     "The network manager explains that Snapchat used too much bandwidth, so we turned it off."),
+    ("from endpoint('network') to endpoint('internet') add middlebox('content filter')",
+     "As per the acceptable use policy all access to the Internet is filtered."),
+    # what a use is for, and the reason given, are no rule of their own
+    ("for endpoint('labs') allow traffic('peer2peer')",
+     "The labs allow peer-to-peer software for file sharing purposes."),
+    ("for endpoint('network') block service('reddit')",
+     "Reddit is blocked, as the justification is 'Social Networking'."),
+    # keeping people from a thing is the block itself, not its rationale
+    ("for endpoint('wireless') add middlebox('content filter') block traffic('gambling')",
+     "The cafe installed filters on its wi-fi to prevent anyone from accessing gambling sites."),
+    # both kinds of link together are every network; what a site is classed as is no place;
+    # equipment a place's name qualifies is no place; "free" and "public" name no part
+    ("for endpoint('campus') block service('tiktok')",
+     "TikTok cannot be reached from the campus over its wired or wireless networks."),
+    ("for endpoint('network') block traffic('malware')",
+     "Sites classified as possible hosts of malware are blocked."),
+    ("for endpoint('guests') block protocol('smb')",
+     "SMB is blocked for guests by the wireless controllers."),
+    ("for endpoint('wireless') block traffic('adult content')", "Porn is blocked on the public wi-fi."),
+    ("for endpoint('university') block service('youtube')",
+     "The university blocks YouTube from ever being reached on its intranet."),
+    # internet access in a place is traffic from it out to the Internet; internet use is
+    # what traffic, no place
+    ("from endpoint('dorms') to endpoint('internet') block traffic('any') start hour('01:00') "
+     "end hour('05:00')", "Internet access in the hostels is switched off from 1 am to 5 am."),
+    ("for endpoint('dorms') allow traffic('any')", "Internet use is allowed in the boarding houses."),
+    # a kind before a name the intent has, with a noun such as "site" between, describes it
+    ("for endpoint('network') block service('zippyshare')",
+     "The network blocks the popular file-sharing site Zippyshare."),
+    # a number that counts the people it is said of is no amount; a host word as a verb
+    ("for group('staff') block service('pandora'), service('netflix')",
+     "The firm has shut down access to Pandora and Netflix for its 129,000 employees."),
+    ("for endpoint('network') block protocol('irc')", "Hosting IRC servers is prohibited."),
+    ("for endpoint('network') set quota('upload', '2', 'gb/wk')",
+     "You cannot go over 2gb upload in any week, on either wireless or wired internet."),
+    ("for endpoint('network') block service('limewire')",
+     "The network blocks the illegal file sharing technology Limewire."),
+    ("for endpoint('wireless') add middlebox('content filter') block traffic('adult content')",
+     "This week, students discovered that adult content on the school wi-fi is now blocked by "
+     "web filters."),
+    # people by their age
+    ("for group('minors') add middlebox('content filter')",
+     "Unfiltered access is not available for anyone under the age of 18."),
+    # a middlebox that blocks is in the path; an example said of the whole sentence
+    ("from endpoint('internet') to endpoint('network') add middlebox('firewall') "
+     "block traffic('any')", "By default, a firewall denies all inbound traffic."),
+    ("for endpoint('labs') block service('netflix')", "For example, the labs block Netflix."),
+    # the subject of a verb of access is where the traffic comes from
+    ("from endpoint('laptops') to endpoint('lab network') block traffic('any')",
+     "Personal laptops are not permitted to use the lab network."),
 ]
 
 POLICY_PAGES_WRONG = [
@@ -872,7 +935,17 @@ POLICY_PAGES_WRONG = [
     ("for endpoint('network') block service('pandora')",
      "The network blocks Pandora for employees."),
     # a known service is an item the intent lacks, not an unread word
-    ("for endpoint('labs') block service('netflix')", "The labs block Netflix and Roblox."),
+    ("for endpoint('labs') block service('netflix')", "The labs block Netflix and Roblox."),    # both kinds of link are more than one of them; a place's name before the intent's
+    # narrows it; access in a place goes out from it
+    ("for endpoint('wireless') block service('tiktok')",
+     "TikTok is blocked on the wired and wireless networks."),
+    ("for endpoint('wireless') block traffic('adult content')", "Porn is blocked on the staff wi-fi."),
+    ("from endpoint('internet') to endpoint('dorms') block traffic('any')",
+     "Internet access in the hostels is switched off."),
+    ("for endpoint('labs') block service('netflix')",
+     "The labs block Netflix for research purposes and YouTube."),    ("from endpoint('servers') to endpoint('guests') block traffic('any')",
+     "The servers cannot be accessed by guests."),    ("for endpoint('network') remove middlebox('firewall') block traffic('any')",
+     "By default, a firewall denies all inbound traffic."),
 ]
 
 
@@ -930,7 +1003,11 @@ POLICY_PAGES_OPEN = [
      "The contractor told employees Monday that it was blocking Pandora."),
     # a kind of an item said apart from it, listed with nothing: said of it, or another rule?
     ("for endpoint('network') block service('vonage')",
-     "Vonage is now blocked on the network over unlicensed VoIP calls."),
+     "Vonage is now blocked on the network over unlicensed VoIP calls."),    # who runs a thing on the intent's places: who carries out the rule, or a target?
+    ("for endpoint('internet computers'), endpoint('wireless') add middlebox('content filter')",
+     "The Library uses filtering software on Internet computers and on the wireless network."),
+    ("for endpoint('network') allow service('irc')",
+     "Yes, you are allowed to host IRC servers on the platform."),
 ]
 
 
