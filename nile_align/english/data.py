@@ -191,6 +191,8 @@ class English:
     outside_heads: frozenset[str] = frozenset()
     #: nouns of equipment a place's name qualifies ("the wireless controllers"): no place
     equipment_heads: frozenset[str] = frozenset()
+    #: machine nouns that are verbs too ("to host"): after "to", the verb
+    machine_verbs: frozenset[str] = frozenset()
     #: Words that are never a name: the three lists above (one lookup).
     no_names: frozenset[str] = frozenset()
     #: Words that say which way traffic goes without naming an end ("incoming").
@@ -313,6 +315,7 @@ def load_english(text: str) -> English:
         generic_nouns=frozenset(names["generic_nouns"].split()),
         outside_heads=frozenset(names["outside_heads"]),
         equipment_heads=frozenset(names["equipment_heads"]),
+        machine_verbs=frozenset(names["machine_verbs"]),
         traffic_directions=frozenset(paths["directions"]),
         no_names=frozenset(names["not_names"].split()) | frozenset(
             names["function_words"].split()) | frozenset(names["generic_nouns"].split()),

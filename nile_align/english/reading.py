@@ -872,7 +872,9 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
         if m.group("number") and not _in_word_of_letters(text, m) and not (
                 r.english["age_after"].match(text, m.end()) or _counts(r, m.end())
                 or r.english.before("age_before", text, m.start())
-                or (len(m.group(0)) == 4 and r.english.before("month_year", text, m.start()))):
+                or (len(m.group(0)) == 4 and m.group(0)[:2] in ("19", "20") and (
+                    r.english.before("month_year", text, m.start())
+                    or r.english.before("year_before", text, m.start())))):
             yield Unread("a number the rules cannot place", m.span(), m.group(0),
                          ("amount", "time"))
         elif m.group("clock"):

@@ -581,7 +581,7 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             if any(vocab.is_implicit(k) for k in m.keys) or any(
                     r.marked(m.span, role) for role in open_ends) or _describes(m, ctx) \
                     or _traffic_of(m, ctx) or _every_link(m.span, ctx) is not None \
-                    or _equipment(m, ctx):
+                    or _equipment(m, ctx) or _verb_of(m, ctx):
                 continue
             if _counted(m, ctx):
                 out.append(Finding("target", f"no {m.key}", "missing", m.span,
@@ -629,12 +629,13 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
                 continue
             if _states_nothing(m, what, ctx):
                 continue
-            if what == "item" and _idle(r, m.span):
+            if _idle(r, m.span):
                 # Named where no verb of the policy reaches ("- too many complaints about
-                # gaming lag"): an added item, or the context of the request? Doubt.
+                # gaming lag", "and parents can track the bus through the router"): an
+                # added item or middlebox, or the context of the request? Doubt.
                 out.append(Finding("item", f"no {m.key}", "missing", m.span,
                                    f"{m.text!r} is named where no verb of the policy reaches: "
-                                   "an added item, or context?", True))
+                                   f"an added {what}, or context?", True))
                 continue
         out.append(Finding("target" if what == "target" else "item", f"no {m.key}",
                            "contradicted", m.span, f"adds {what} {m.text!r}"))
@@ -1265,11 +1266,25 @@ def _any_machine(m: Mention, ctx: _Context) -> bool:
         return False
     before = ctx.text[max(0, m.span[0] - 40):m.span[0]]
     e = ctx.r.english
-    if e["indefinite"].search(before) or e["classed_as"].search(before) or \
-            e["infinitive"].search(before) or m.text.casefold().endswith("ing"):
+    if e["indefinite"].search(before) or e["classed_as"].search(before) or _verb_of(m, ctx):
         return True
     return any(c.span[1] <= m.span[0] and c.categories & ITEMS and
                _adjacent(c, m, ctx.text) for c in ctx.mentions)
+
+
+def _verb_of(m: Mention, ctx: _Context) -> bool:
+    """Whether a host or server word is a verb: a gerund ("Hosting a web server"), or a verb's
+    own form after an infinitive's "to" with its object after it ("allowed to host IRC
+    servers", "to host any type of server"; not a path's end, "from wireless to host is
+    blocked", "the network to host connection")."""
+    low, e, end = m.text.casefold(), ctx.r.english, m.span[1]
+    if not all(ctx.vocab.is_generic(k) for k in m.keys):
+        return False
+    if low.endswith("ing"):
+        return True
+    return low in e.machine_verbs and e.before("infinitive", ctx.text, m.span[0]) is not None \
+        and (e["determiner_after"].match(ctx.text, end) is not None or any(
+            not ctx.text[end:c.span[0]].strip() for c in ctx.mentions if c.span[0] >= end))
 
 
 def _targets(intent: Intent, ctx: _Context) -> list[Finding]:
@@ -1515,14 +1530,21 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
                                 f"{s[said[0]:said[1]]!r} is said where the text tells what "
                                 "happened, or nothing of the policy: a window the intent "
                                 "lacks, or context?", True)]
+            if not times and len(dates) == 1:
+                # One day, no span of days: the day a rule was made ("blocked in Pakistan
+                # on September 17, 2012"), or a window of that day alone? Doubt.
+                return [Finding("time", "no time window", "missing", said,
+                                f"{s[said[0]:said[1]]!r} is one day: when the rule was made, "
+                                "or a one-day window the intent lacks?", True)]
             return [Finding("time", "no time window", "contradicted", said,
                             f"adds a time window {s[said[0]:said[1]]!r}")]
         if sched is None and (when := r.first("when")) is not None:
-            if not _aside(r, when.span):
+            if not (_aside(r, when.span) or _told_past(r, when.span)):
                 return [Finding("time", "no time window", "contradicted", when.span,
                                 f"adds a time window {when.text!r}")]
             # A named period where nothing of the policy is said ("... per day? exam week,
-            # bandwidth is tight"): a restriction, or the context of the request? Doubt.
+            # bandwidth is tight") or where the text tells what happened ("A court on
+            # Saturday blocked access"): a restriction, or context? Doubt.
             return [Finding("time", "no time window", "missing", when.span,
                             f"{when.text!r} is named where no verb of the policy reaches: "
                             "an added time window, or context?", True)]

@@ -836,6 +836,32 @@ POLICY_PAGES = [
     ("for endpoint('wireless') add middlebox('content filter') block traffic('adult content')",
      "This week, students discovered that adult content on the school wi-fi is now blocked by "
      "web filters."),
+    # a state said as past is history; "phones", as written, are devices, not the phone
+    # service; a host word as a verb, and "the web" before a noun, name no place
+    ("for group('students') allow service('facebook'), service('twitter')",
+     "Last week the previously-blocked Facebook and Twitter sites were once again available "
+     "for students."),
+    ("for endpoint('stadium') block traffic('streaming')",
+     "The stadium blocks streaming on fans' phones."),
+    ("for endpoint('network') block protocol('http')",
+     "You may not use the service to host any type of server, and HTTP is blocked."),
+    ("for endpoint('network') block service('t.me')", "The web address t.me is blocked on the network."),
+    # access given back allows; "was cut" blocks; an example ends at "had"; a year alone
+    # after a word of time is no amount; nudity is adult content
+    ("for endpoint('network') allow service('spotify')",
+     "Access to Spotify on the network was restored last week."),
+    ("for group('staff') allow service('spotify')", "Staff will regain access to Spotify."),
+    ("for endpoint('network') block traffic('social media')",
+     "He said only access to social media outlets was cut."),
+    ("for endpoint('network') block traffic('streaming'), service('youtube')",
+     "Students found that video streaming services such as YouTube had also been blocked."),
+    ("for endpoint('network') block service('netflix')",
+     "Since 2016, Netflix has been blocked on the network."),
+    ("for endpoint('network') add middlebox('content filter') block traffic('adult content')",
+     "Filtering software has been installed and is set to block nudity."),
+    # the value a change starts from is history
+    ("for endpoint('network') set quota('any', '20', 'gb/mth')",
+     "We increased the monthly quota from 10 to 20 gigabytes."),
     # people by their age
     ("for group('minors') add middlebox('content filter')",
      "Unfiltered access is not available for anyone under the age of 18."),
@@ -945,7 +971,8 @@ POLICY_PAGES_WRONG = [
     ("for endpoint('labs') block service('netflix')",
      "The labs block Netflix for research purposes and YouTube."),    ("from endpoint('servers') to endpoint('guests') block traffic('any')",
      "The servers cannot be accessed by guests."),    ("for endpoint('network') remove middlebox('firewall') block traffic('any')",
-     "By default, a firewall denies all inbound traffic."),
+     "By default, a firewall denies all inbound traffic."),    ("for endpoint('network') set quota('any', '10', 'gb/mth')",
+     "We increased the monthly quota from 10 to 20 gigabytes."),
 ]
 
 
@@ -1003,7 +1030,17 @@ POLICY_PAGES_OPEN = [
      "The contractor told employees Monday that it was blocking Pandora."),
     # a kind of an item said apart from it, listed with nothing: said of it, or another rule?
     ("for endpoint('network') block service('vonage')",
-     "Vonage is now blocked on the network over unlicensed VoIP calls."),    # who runs a thing on the intent's places: who carries out the rule, or a target?
+     "Vonage is now blocked on the network over unlicensed VoIP calls."),    # one day, or a day said where the text tells what happened: when the rule was made, or
+    # a window the intent lacks?
+    ("for endpoint('pakistan') block service('youtube')",
+     "YouTube was blocked in Pakistan on September 17, 2012 but there is no hope that it will "
+     "be unblocked."),
+    ("for endpoint('turkey') block service('wikipedia')",
+     "A Turkish court on Saturday blocked access to Wikipedia."),
+    # a middlebox where no verb of the policy reaches: an added one, or context?
+    ("for endpoint('labs') block service('netflix')",
+     "The labs block Netflix - too many complaints about the proxy."),
+    # who runs a thing on the intent's places: who carries out the rule, or a target?
     ("for endpoint('internet computers'), endpoint('wireless') add middlebox('content filter')",
      "The Library uses filtering software on Internet computers and on the wireless network."),
     ("for endpoint('network') allow service('irc')",
