@@ -1002,6 +1002,7 @@ def _place_words(r: Reading) -> list[tuple[str, Span]]:
             and (low := r.text[a:b].casefold()) not in e.no_names and not low.isdigit()
             and low.rstrip(".") not in e.weekdays and not _addressee(low, r.vocab)
             and not _kind_of_traffic(low, stems[i + 1:i + 2], e)
+            and not e["describing_word"].fullmatch(low)
             and _name_slot(r, a, b, False)]
 
 

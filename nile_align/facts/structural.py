@@ -1222,14 +1222,16 @@ def _other_name(ctx: _Context, f: Function) -> Mention | None:
     """A name of the same family as ``f`` that the intent does not account for: another
     endpoint or group for one, another application for a service, traffic or protocol. The
     Internet before a noun of what traffic ("internet web accesses") is the traffic of
-    the whole site or of everyone, no other place than theirs."""
+    the whole site or of everyone, no other place than theirs; the Internet as the means
+    ("browsing the internet") is no place of anyone's."""
     category = {"targets"} if f.kind in ("endpoint", "group") else ITEMS
     whole = _any(f) or ctx.vocab.is_implicit(f.value)
     return next((m for m in ctx.unclaimed(category) if not ctx.vocab.names(m, f.value)
                  and not any(ctx.vocab.is_implicit(k) for k in m.keys)
                  and not _any_machine(m, ctx) and not _counted(m, ctx)
                  and not _audience(m, ctx) and _every_link(m.span, ctx) is None
-                 and not (whole and _traffic_of(m, ctx)) and not _equipment(m, ctx)), None)
+                 and not ((whole or _by_means(m, ctx)) and _traffic_of(m, ctx))
+                 and not _equipment(m, ctx)), None)
 
 
 def _equipment(m: Mention, ctx: _Context) -> bool:
@@ -1247,6 +1249,12 @@ def _operator(m: Mention, ctx: _Context, claimed: list[Mention]) -> bool:
     return e["operates"].match(ctx.text, m.span[1]) is not None and any(
         c.span[0] > m.span[1] and c.categories == {"targets"}
         and e.before("name_before", ctx.text, c.span[0]) for c in claimed)
+
+
+def _by_means(m: Mention, ctx: _Context) -> bool:
+    """Whether a name is the means traffic goes by ("browsing the internet", "information
+    accessed through the Internet")."""
+    return ctx.r.english.before("by_means", ctx.text, m.span[0]) is not None
 
 
 def _every_link(span: tuple[int, int], ctx: _Context) -> tuple[int, int] | None:

@@ -862,6 +862,25 @@ POLICY_PAGES = [
     # the value a change starts from is history
     ("for endpoint('network') set quota('any', '20', 'gb/mth')",
      "We increased the monthly quota from 10 to 20 gigabytes."),
+    # "no longer can" blocks; from when a rule has held is no window; news's trade before a
+    # name describes it; the site's own internet is its network; "official" names no part;
+    # software "will be used" is added; "barring X from" blocks; blocking software filters
+    ("for group('students'), endpoint('wireless') block service('tiktok')",
+     "Since the beginning of this semester, students no longer can use TikTok on campus Wi-Fi."),
+    ("for group('members') block service('netflix')",
+     "The office has blocked streaming giant Netflix for its members."),
+    ("for endpoint('network') block traffic('advocacy services')",
+     "Advocacy Services is blocked on school internet."),
+    ("for endpoint('university') block service('tiktok')",
+     "Two universities have banned the use of TikTok on their official networks."),
+    ("for endpoint('network') add middlebox('content filter')",
+     "Filtering software will be used in order to minimize the risk of exposure to "
+     "inappropriate material."),
+    ("for group('staff') block service('facebook')",
+     "The government took a stand against Facebook by barring its employees from accessing "
+     "the site."),
+    ("for endpoint('network') add middlebox('content filter')",
+     "The county installed blocking software."),
     # people by their age
     ("for group('minors') add middlebox('content filter')",
      "Unfiltered access is not available for anyone under the age of 18."),
@@ -1037,6 +1056,9 @@ POLICY_PAGES_OPEN = [
      "be unblocked."),
     ("for endpoint('turkey') block service('wikipedia')",
      "A Turkish court on Saturday blocked access to Wikipedia."),
+    # the Internet as the means names no place: the target is unsaid, not contradicted
+    ("for endpoint('wireless') allow service('email')",
+     "The hotspot allows email and browsing the internet."),
     # a middlebox where no verb of the policy reaches: an added one, or context?
     ("for endpoint('labs') block service('netflix')",
      "The labs block Netflix - too many complaints about the proxy."),
