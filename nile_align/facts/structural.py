@@ -651,8 +651,7 @@ _LISTED = re.compile(rf"(?:{_JOINERS.pattern})\s*$")
 def _kind_of_named(m: Mention, ctx: _Context) -> bool:
     """Whether an item's name qualifies a noun such as "site" or "service" after an item the
     intent names in its own words (a name the vocabulary does not know)."""
-    after = ctx.text[m.span[1]:m.span[1] + 30].split()[:1]
-    return bool(after) and after[0].casefold().strip(".,;:") in ctx.r.english.generic_nouns \
+    return _word_after(m, ctx) in ctx.r.english.generic_nouns \
         and any(b <= m.span[0] and (a, b) not in ctx.places
                 and not any(c.span == (a, b) for c in ctx.mentions) for a, b in ctx.named)
 
@@ -1237,8 +1236,13 @@ def _other_name(ctx: _Context, f: Function) -> Mention | None:
 def _equipment(m: Mention, ctx: _Context) -> bool:
     """Whether a place's name qualifies a noun of equipment ("the wireless controllers"):
     the machines that carry out a rule, no place of it."""
+    return _word_after(m, ctx) in ctx.r.english.equipment_heads
+
+
+def _word_after(m: Mention, ctx: _Context) -> str:
+    """The word right after a name, case-folded, without its punctuation ("" at the end)."""
     after = ctx.text[m.span[1]:m.span[1] + 30].split()[:1]
-    return bool(after) and after[0].casefold().strip(".,;:") in ctx.r.english.equipment_heads
+    return after[0].casefold().strip(".,;:") if after else ""
 
 
 def _operator(m: Mention, ctx: _Context, claimed: list[Mention]) -> bool:
