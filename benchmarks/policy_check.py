@@ -60,6 +60,13 @@ def measure(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def markdown(table: pd.DataFrame) -> str:
+    """The table as Markdown, shares as percentages; a share of no rows (a part with no
+    wrong intent) is "n/a", not "nan%"."""
+    shown = table.astype(object).where(table.notna(), None)
+    return shown.to_markdown(index=False, floatfmt=".0%", missingval="n/a")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sentences", type=Path, required=True,
@@ -71,8 +78,7 @@ def main() -> None:
     verdicts = [check_translation(n, s) for n, s in zip(frame["nile"], frame["sentence"])]
     frame["verdict"] = [v.verdict for v in verdicts]
     frame["reasons"] = [" | ".join(v.reasons) for v in verdicts]
-    table = measure(frame)
-    print(table.to_markdown(index=False, floatfmt=".0%"))
+    print(markdown(measure(frame)))
     if args.misses:
         args.misses.mkdir(parents=True, exist_ok=True)
         frame.to_csv(args.misses / "policy-pages.tsv", sep="\t", index=False)
