@@ -151,7 +151,8 @@ class _Context:
         it or of an equivalent in that role, its own words, another of its spellings (not
         inside the mention of another value or of another role, nor words the reading reads
         as something else: :meth:`_in_role`), else, for a value of several words, its last
-        words with its first said elsewhere ("MSN chat and application sharing")."""
+        words with its first said elsewhere ("MSN chat and application sharing"), or its
+        first words with its last said once for a list ("adult or extremist content")."""
         words = self.r.words
         role = ROLES.get(kind or "")
         mine = [m for m in self.mentions if self.vocab.names(m, value)
@@ -170,6 +171,8 @@ class _Context:
                 # value's too
                 said = value.split(maxsplit=1)[-1]
                 same += [words.span(i, 1) for i in words.find(own[:1])]
+            elif hit is None:
+                hit = self._shared_head(value)  # "adult or extremist content"
             same = [hit, *same] if hit and self._in_role(hit, said, kind, mine) else []
         if not same and (hit := self._side_by_side(value, kind)) is not None:
             same = [hit]
@@ -240,8 +243,11 @@ class _Context:
     def _placed(self, span: tuple[int, int], value: str) -> bool:
         """Whether an item's words stand where a place does: after "in", "at" or "on"
         ("at LAN"), or, for an ordinary English word, after any word of place ("from
-        hostel"; a site's own name, "from F2movies", may be what traffic comes from)."""
+        hostel"; a site's own name, "from F2movies", may be what traffic comes from); not
+        after a noun of a rule ("a ban on all gambling websites")."""
         e, text = self.r.english, self.text
+        if e.before("rule_on", text, span[0]):
+            return False
         return bool(e.before("on", text, span[0])) or (
             bool(e.before("name_before", text, span[0]))
             and all(known_word(w) for w in value.split()))
@@ -262,6 +268,20 @@ class _Context:
             return None  # "facebook traffic" names no more than Facebook
         tail = self.r.words.find(words[1:])
         return self.r.words.span(tail[0], len(words) - 1) if tail else None
+
+    def _shared_head(self, value: str) -> tuple[int, int] | None:
+        """A value's first words where its last word is said once for a list of them ("adult
+        or extremist content" names 'adult content')."""
+        own, words = self.vocab.words(value), self.r.words
+        if len(own) < 2:
+            return None
+        for i in words.find(own[:-1]):
+            last = i + len(own) - 2  # the value's last first word
+            for k in range(last + 2, min(last + 4, len(words.stems))):
+                if words.stems[k] == own[-1] and _SHARED.fullmatch(
+                        self.text, words.spans[last][1], words.spans[k][0]):
+                    return words.span(i, len(own) - 1)
+        return None
 
     def claim(self, span: tuple[int, int]) -> None:
         self.claimed.update(m.span for m in self.mentions
@@ -567,7 +587,8 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
         # kind of an item of the intent may describe it ("Skype has been blocked over
         # unlicensed VoIP calls") or add a rule: doubt.
         kin = [c for c in claimed if any(vocab.related(k, c.key) for k in m.keys)]
-        if kin and not any(_JOINERS.search(_gap(c.span, m.span, ctx.text)) for c in kin) \
+        if kin and not _apposed(m, ctx) and \
+                not any(_JOINERS.search(_gap(c.span, m.span, ctx.text)) for c in kin) \
                 and not any(r.listed(c.span[1], m.span[0]) or r.listed(m.span[1], c.span[0])
                             for c in claimed):
             out.append(Finding("item", f"no {m.key}", "missing", m.span,
@@ -643,6 +664,9 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
         _added_exceptions(ctx, claimed) + _narrowed(ctx)
 
 
+#: What stands between the first words of a value and its last, said once for a list
+#: ("adult or extremist content"): a joiner and one or two other words.
+_SHARED = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:[\w-]+\s+){1,2}")
 #: What joins the members of a list, and a joiner that ends the words before a name.
 _JOINERS = re.compile(r"[,;&/]|\b(?:and|or|nor|plus)\b")
 _LISTED = re.compile(rf"(?:{_JOINERS.pattern})\s*$")
@@ -1285,14 +1309,14 @@ def _any_machine(m: Mention, ctx: _Context) -> bool:
 
 
 def _verb_of(m: Mention, ctx: _Context) -> bool:
-    """Whether a host or server word is a verb: a gerund ("Hosting a web server"), or a verb's
-    own form after an infinitive's "to" with its object after it ("allowed to host IRC
-    servers", "to host any type of server"; not a path's end, "from wireless to host is
-    blocked", "the network to host connection")."""
+    """Whether a host or server word is a verb: a gerund or a participle ("Hosting a web
+    server", "an internally-hosted service"), or a verb's own form after an infinitive's "to"
+    with its object after it ("allowed to host IRC servers", "to host any type of server";
+    not a path's end, "from wireless to host is blocked", "the network to host connection")."""
     low, e, end = m.text.casefold(), ctx.r.english, m.span[1]
     if not all(ctx.vocab.is_generic(k) for k in m.keys):
         return False
-    if low.endswith("ing"):
+    if low.endswith(("ing", "ed")):
         return True
     return low in e.machine_verbs and e.before("infinitive", ctx.text, m.span[0]) is not None \
         and (e["determiner_after"].match(ctx.text, end) is not None or any(
@@ -1551,6 +1575,10 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
             return [Finding("time", "no time window", "contradicted", said,
                             f"adds a time window {s[said[0]:said[1]]!r}")]
         if sched is None and (when := r.first("when")) is not None:
+            if r.english["one_weekday"].match(when.text):
+                return [Finding("time", "no time window", "missing", when.span,
+                                f"{when.text!r} is one day: when something was said or done, "
+                                "or a one-day window the intent lacks?", True)]
             if not (_aside(r, when.span) or _told_past(r, when.span)):
                 return [Finding("time", "no time window", "contradicted", when.span,
                                 f"adds a time window {when.text!r}")]

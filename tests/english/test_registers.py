@@ -881,6 +881,23 @@ POLICY_PAGES = [
      "the site."),
     ("for endpoint('network') add middlebox('content filter')",
      "The county installed blocking software."),
+    # a block that may not be done allows; the Internet before "operators" says whose; a host
+    # word as a participle names no place
+    ("for endpoint('network') allow traffic('voip')",
+     "An ISP cannot block a VoIP call that comes in on its network."),
+    ("for endpoint('network') block service('tiktok')",
+     "The regulator directed internet operators to block TikTok."),
+    ("for endpoint('network') block service('icloud')",
+     "iCloud is blocked; an internally-hosted service replaces it."),
+    # a value's last word said once for a list; a kind right before the name it describes;
+    # what "a ban on" names is what is banned, no place
+    ("for endpoint('network') block traffic('adult content'), traffic('extremist content')",
+     "Inappropriate websites with adult or extremist content will all be restricted."),
+    ("for endpoint('campus') block service('facebook')",
+     "The university has banned the social networking site Facebook on campus."),
+    ("for endpoint('wireless') block traffic('gambling'), traffic('adult content')",
+     "The department implemented a strict ban on all gambling websites and pornography "
+     "across its public Wi-Fi."),
     # people by their age
     ("for group('minors') add middlebox('content filter')",
      "Unfiltered access is not available for anyone under the age of 18."),
@@ -1059,6 +1076,8 @@ POLICY_PAGES_OPEN = [
     # the Internet as the means names no place: the target is unsaid, not contradicted
     ("for endpoint('wireless') allow service('email')",
      "The hotspot allows email and browsing the internet."),
+    ("for group('staff') block service('chatgpt')",
+     "On Tuesday, the firm said that using ChatGPT on company systems is no longer allowed."),
     # a middlebox where no verb of the policy reaches: an added one, or context?
     ("for endpoint('labs') block service('netflix')",
      "The labs block Netflix - too many complaints about the proxy."),
