@@ -265,6 +265,13 @@ class Reading:
                      if not any(x <= s[0] and s[1] <= y for x, y in self.addresses))
 
     @functools.cached_property
+    def links(self) -> tuple[Span, ...]:
+        """Where both kinds of link are said together ("its wired or WIFI networks"): every
+        network of the site, no part of it (the reading's place words and the fact check's
+        targets both ask)."""
+        return tuple(m.span() for m in self.english["every_link"].finditer(self.text))
+
+    @functools.cached_property
     def addresses(self) -> tuple[Span, ...]:
         """Where the sentence writes a network address: IPv4 with its prefix length, IPv6,
         a MAC address."""
@@ -993,11 +1000,9 @@ def _place_words(r: Reading) -> list[tuple[str, Span]]:
     e = r.english
     named = {span for _, span in r.unknown_places()}
     spans, stems = r.words.spans, r.words.stems
-    # both kinds of link said together ("its wired or WIFI networks"): every network
-    links = [x.span() for x in e["every_link"].finditer(r.text)]
     return [(r.text[a:b], (a, b)) for i, (a, b) in enumerate(spans)
             if (a, b) not in named and not r.read_as_other((a, b))
-            and not any(x <= a and b <= y for x, y in links)
+            and not any(x <= a and b <= y for x, y in r.links)
             and not any(m.span[0] <= a < m.span[1] for m in r.mentions)
             and (low := r.text[a:b].casefold()) not in e.no_names and not low.isdigit()
             and low.rstrip(".") not in e.weekdays and not _addressee(low, r.vocab)

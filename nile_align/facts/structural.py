@@ -604,36 +604,8 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
                     or _traffic_of(m, ctx) or _every_link(m.span, ctx) is not None \
                     or _equipment(m, ctx) or _verb_of(m, ctx):
                 continue
-            if _counted(m, ctx):
-                out.append(Finding("target", f"no {m.key}", "missing", m.span,
-                                   f"{ctx.text[m.span[0]:m.span[1]]!r} is counted, or not said "
-                                   "which: context, or a target the intent lacks?", True))
-                continue
-            if _operator(m, ctx, claimed):
-                out.append(Finding("target", f"no {m.key}", "missing", m.span,
-                                   f"{m.text!r} runs what the intent's places have: who "
-                                   "carries out the rule, or a target the intent lacks?", True))
-                continue
-            if _audience(m, ctx):
-                out.append(Finding("target", f"no {m.key}", "missing", m.span,
-                                   f"{m.text!r} is told of the rule: its audience, or a target "
-                                   "the intent lacks?", True))
-                continue
-            if (whose := _whose(m, ctx, claimed)) is not None:
-                out.append(Finding("target", f"no {m.key}", "missing", m.span,
-                                   f"{ctx.text[m.span[0]:whose.span[1]]!r}: the reading cannot "
-                                   f"tell whether {m.text!r} narrows the target or describes "
-                                   f"it", True))
-                continue
-            if len(r.clauses) > 1 and _quiet(r, m.span) and not _marked_place(m, ctx) and \
-                    not any(r.clause(c.span) == r.clause(m.span) for c in claimed):
-                # Named in a clause that states nothing of the policy and names nothing of
-                # the intent ("When students returned from the break, the university
-                # started blocking Netflix"): the policy's target, or who the story is
-                # about? Doubt, as for an item.
-                out.append(Finding("target", f"no {m.key}", "missing", m.span,
-                                   f"{m.text!r} is named where no verb of the policy reaches: "
-                                   "a target the intent lacks, or context?", True))
+            if (doubt := _target_doubt(m, ctx, claimed)) is not None:
+                out.append(Finding("target", f"no {m.key}", "missing", m.span, doubt, True))
                 continue
             what = "target"
         else:
@@ -662,6 +634,34 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
                            "contradicted", m.span, f"adds {what} {m.text!r}"))
     return out + _added_unknown(ctx, claimed, intent) + _added_limits(ctx, intent) + \
         _added_exceptions(ctx, claimed) + _narrowed(ctx)
+
+
+def _target_doubt(m: Mention, ctx: _Context, claimed: list[Mention]) -> str | None:
+    """Why a place the intent lacks may be no target of the rule, so that it is doubt, never
+    an added target: people counted or not said which; the subject that runs a thing on the
+    intent's places; the audience told of the rule; a word the reading cannot tell narrows
+    or describes; a clause that states nothing of the policy. None where no such reason
+    holds."""
+    r, text = ctx.r, ctx.text
+    if _counted(m, ctx):
+        return (f"{text[m.span[0]:m.span[1]]!r} is counted, or not said which: context, or a "
+                "target the intent lacks?")
+    if _operator(m, ctx, claimed):
+        return (f"{m.text!r} runs what the intent's places have: who carries out the rule, or "
+                "a target the intent lacks?")
+    if _audience(m, ctx):
+        return f"{m.text!r} is told of the rule: its audience, or a target the intent lacks?"
+    if (whose := _whose(m, ctx, claimed)) is not None:
+        return (f"{text[m.span[0]:whose.span[1]]!r}: the reading cannot tell whether "
+                f"{m.text!r} narrows the target or describes it")
+    if len(r.clauses) > 1 and _quiet(r, m.span) and not _marked_place(m, ctx) and \
+            not any(r.clause(c.span) == r.clause(m.span) for c in claimed):
+        # Named in a clause that states nothing of the policy and names nothing of the
+        # intent ("When students returned from the break, the university started blocking
+        # Netflix"): the policy's target, or who the story is about? Doubt, as for an item.
+        return (f"{m.text!r} is named where no verb of the policy reaches: a target the intent "
+                "lacks, or context?")
+    return None
 
 
 #: What stands between the first words of a value and its last, said once for a list
@@ -777,9 +777,9 @@ def _traffic_of(m: Mention, ctx: _Context) -> bool:
     Internet"."""
     if not ctx.pathless or not any(k in ctx.vocab.outside for k in m.keys):
         return False
-    e = ctx.r.english
-    if e.before("by_means", ctx.text, m.span[0]):
+    if _by_means(m, ctx):
         return True  # "information accessed through the Internet": the means
+    e = ctx.r.english
     nouns = e.generic_nouns
     after = [w.casefold().strip(".,;:") for w in ctx.text[m.span[1]:m.span[1] + 40].split()[:2]]
     # the head of the compound it qualifies ("the web server", "Internet-based")
@@ -1288,8 +1288,7 @@ def _by_means(m: Mention, ctx: _Context) -> bool:
 def _every_link(span: tuple[int, int], ctx: _Context) -> tuple[int, int] | None:
     """Where the name at ``span`` is one of both kinds of link said together ("via its wired
     or WIFI networks"): every network of the site, no part of it."""
-    return next((x.span() for x in ctx.r.english["every_link"].finditer(ctx.text)
-                 if x.start() <= span[0] < x.end()), None)
+    return next(((a, b) for a, b in ctx.r.links if a <= span[0] < b), None)
 
 
 def _any_machine(m: Mention, ctx: _Context) -> bool:
