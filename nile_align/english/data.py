@@ -29,7 +29,7 @@ _LITERAL_SPACE = re.compile(r"\(\?<[=!](?:\\.|[^)])*\)|\\.|\[(?:\\.|[^\]])*\]| +
 #: The patterns that are :class:`English` fields of their own, compiled as plain ``re``
 #: patterns: each is matched on a unit or on the words next to a clock, not on a sentence.
 _PLAIN = ("base", "compact_rate", "bytes_word", "bytes_gloss", "named_time", "open_start",
-          "onwards", "open_end")
+          "onwards", "open_end", "lasting")
 
 
 def _spaced(pattern: str) -> str:
@@ -157,6 +157,7 @@ class English:
     open_start: re.Pattern              # "after " before a clock time
     onwards: re.Pattern                 # " onwards" after one
     open_end: re.Pattern                # "until " before one
+    lasting: re.Pattern                 # "for six hours": how long a window lasts
     number_words: str                   # numbers written as words ("twenty-five")
     unit_word: str                      # any unit word: "megabytes", "Mbps", "gigs", "B"
     #: Every cue (grammar/english.toml [cues] and the periods' words): its pattern, as

@@ -271,6 +271,21 @@ class Reading:
         targets both ask)."""
         return tuple(m.span() for m in self.english["every_link"].finditer(self.text))
 
+    def sentence_around(self, span: Span) -> Span:
+        """The sentence that holds ``span``: up to a full stop, a question mark or a line
+        break."""
+        a = max((m.end() for m in SENTENCE_END.finditer(self.text, 0, span[0])), default=0)
+        end = SENTENCE_END.search(self.text, span[1])
+        return a, end.start() if end else len(self.text)
+
+    def told_past(self, span: Span) -> bool:
+        """Whether the sentence around ``span`` tells what happened, not what holds: a verb
+        in the past and none in the present, no modal, no "now" ("Service recovered at
+        11:40")."""
+        a, b = self.sentence_around(span)
+        said, e = self.text[a:b], self.english
+        return e["told_past"].search(said) is not None and e["told_present"].search(said) is None
+
     @functools.cached_property
     def addresses(self) -> tuple[Span, ...]:
         """Where the sentence writes a network address: IPv4 with its prefix length, IPv6,
@@ -284,10 +299,14 @@ class Reading:
     def read_as_other(self, span: Span) -> bool:
         """Whether the words at ``span`` are read as something other than a name (a verb, a
         bound, a period, an amount, a time, a path word: :attr:`read_spans`; not the words
-        a verb's phrase spans between its own, "route the building A through") or are all
+        a verb's phrase spans between its own, "route the building A through", nor one inside
+        the name, "public access PCs") or are all
         closed-class words: whatever an intent copied from them, they name nothing."""
         a, b = span
-        if any(x < b and a < y and not (x < a and b < y) for x, y in self.read_spans):
+        # (a word read inside a name, with the name's words on both sides, is the name's:
+        # "public access PCs")
+        if any(x < b and a < y and not (x < a and b < y) and not (a < x and y < b)
+               for x, y in self.read_spans):
             return True
         words = TOKEN.findall(self.text[a:b].casefold())
         return bool(words) and all(w in self.english.function_words for w in words)
@@ -415,6 +434,10 @@ class Reading:
 
 
 _DIGITS = re.compile(r"\d")
+#: Where a sentence ends: a full stop, a question or exclamation mark, a line break (not
+#: the stop of an initial or a title: "10 a.m. to 8 p.m.", "H. Delacroix", "Ms. Adeyemi").
+SENTENCE_END = re.compile(r"(?<!\b[A-Za-z])(?<!\bM[rs])(?<!\bDr)(?<!\bMrs)(?<!\bvs)"
+                          r"[.!?](?:\s|$)|\n")
 #: A network address: IPv4 with its prefix length ("10.0.0.0/24"), IPv6, a MAC address.
 _ADDRESS = re.compile(r"(?<![\w.:])(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|"
                       r"[0-9a-f]{1,4}(?::[0-9a-f]{0,4}){2,7}(?:/\d{1,3})?|"
@@ -872,6 +895,8 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
     taken = [a.span for a in r.amounts] + [s for _, s in r.times] + [s for _, s in r.dates] \
         + [m.span for m in r.mentions] + [h.span for hs in r.hits.values() for h in hs] \
         + list(r.addresses)
+    if window is not None:  # how long it lasts ("for six hours": _lasting)
+        taken += [m.span() for m in r.english.lasting.finditer(text, *window.span)]
     # Each fact-like token holds a digit: a sentence without one has none.
     for m in r.english["fact_like"].finditer(text) if _DIGITS.search(text) else ():
         if any(a <= m.start() < b for a, b in taken):
@@ -994,9 +1019,9 @@ def _covered(size: int, spans: Iterable[Span]) -> bytearray:
 
 def _place_words(r: Reading) -> list[tuple[str, Span]]:
     """English words where a place stands ("from hostel", "in classrooms", "of the main
-    channel") that the vocabulary does not know and that are no names by themselves: a
-    place the rules cannot read, or the context of the request? Weaker than an unknown
-    name (:meth:`Reading.unknown_places`)."""
+    channel") that the vocabulary does not know and that are no names by themselves (nor
+    numbers: "for those five minutes"): a place the rules cannot read, or the context of
+    the request? Weaker than an unknown name (:meth:`Reading.unknown_places`)."""
     e = r.english
     named = {span for _, span in r.unknown_places()}
     spans, stems = r.words.spans, r.words.stems
@@ -1005,6 +1030,7 @@ def _place_words(r: Reading) -> list[tuple[str, Span]]:
             and not any(x <= a and b <= y for x, y in r.links)
             and not any(m.span[0] <= a < m.span[1] for m in r.mentions)
             and (low := r.text[a:b].casefold()) not in e.no_names and not low.isdigit()
+            and low not in e.number_units and low not in e.number_tens
             and low.rstrip(".") not in e.weekdays and not _addressee(low, r.vocab)
             and not _kind_of_traffic(low, stems[i + 1:i + 2], e)
             and not e["describing_word"].fullmatch(low)
@@ -1039,9 +1065,16 @@ def _ymd(date: Date) -> str:
 def _window(r: Reading) -> Window | None:
     """The sentence's window: its first and last clock time, else its first and last
     date; a window open at one end when one clock time is said with a word that opens it
-    ("after 6pm": 18:00–23:59, "until 5 PM": 00:00–17:00); None when it states fewer."""
-    if len(r.times) == 1 and not r.dates:
-        ((clock, (a, b)),) = r.times
+    ("after 6pm": 18:00–23:59, "until 5 PM": 00:00–17:00); None when it states fewer.
+    Times and dates of a sentence that tells what happened beside one that states what
+    holds are the incident's ("it was withdrawn at 15:10. Remediation: between 08:00 and
+    17:00, ... are allowed"): the window is read from the others."""
+    times, dates = _held(r, r.times), _held(r, r.dates)
+    if len({clock for clock, _ in times}) == 1 and not dates and (
+            lasting := _lasting(r, times[0][0], times[0][1])) is not None:
+        return lasting  # (one clock, maybe said again: "every midnight (12:00am)")
+    if len(times) == 1 and not dates:
+        ((clock, (a, b)),) = times
         if any(not a <= m.start() < b for m in r.english["oclock"].finditer(r.text)):
             return None  # "from noon until two o'clock": the other end is said, not read
         if r.english.open_end.search(r.text, 0, a):
@@ -1049,12 +1082,36 @@ def _window(r: Reading) -> Window | None:
         if r.english.open_start.search(r.text, 0, a) or r.english.onwards.match(r.text, b):
             return Window("hour", clock, "23:59", (a, b), r.text[a:b], "end")
         return None
-    if len(r.times) >= 2:
-        (start, s1), (end, s2) = r.times[0], r.times[-1]
+    if len(times) >= 2:
+        (start, s1), (end, s2) = times[0], times[-1]
         if end in ("00:00", "24:00") and start != "00:00":
             end = "23:59"  # "until midnight" closes the day
         return Window("hour", start, end, (s1[0], s2[1]), r.text[s1[0]:s2[1]])
-    if len(r.dates) >= 2 and all(y is not None for (y, _, _), _ in r.dates):
-        (d1, s1), (d2, s2) = r.dates[0], r.dates[-1]
+    if len(dates) >= 2 and all(y is not None for (y, _, _), _ in dates):
+        (d1, s1), (d2, s2) = dates[0], dates[-1]
         return Window("date", _ymd(d1), _ymd(d2), (s1[0], s2[1]), r.text[s1[0]:s2[1]])
+    return None
+
+
+def _held(r: Reading, found: tuple) -> tuple:
+    """The times or dates said outside sentences that tell what happened (all of them when
+    every one is, or none is)."""
+    held = tuple(f for f in found if not r.told_past(f[1]))
+    return held or found
+
+
+def _lasting(r: Reading, clock: str, span: Span) -> Window | None:
+    """A window said as its start and how long it lasts, in one clause ("block Facebook for
+    six hours starting from every midnight": 00:00-06:00); None where no length is said."""
+    e, (a, b) = r.english, span
+    clause = r.clauses[r.clause(span)]
+    if e.open_end.search(r.text, 0, a):
+        return None  # "until 6 pm": the clock is the end
+    for m in e.lasting.finditer(r.text, clause[0], min(clause[1], len(r.text))):
+        said = m.group(1).casefold()
+        hours = int(said) if said.isdigit() else e.number_units.get(said, 0)
+        if 0 < hours < 24:
+            end = f"{(int(clock[:2]) + hours) % 24:02d}{clock[2:]}"
+            first, last = min(a, m.start()), max(b, m.end())
+            return Window("hour", clock, end, (first, last), r.text[first:last])
     return None

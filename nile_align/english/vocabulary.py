@@ -407,18 +407,30 @@ def vocabulary() -> Vocabulary:
 def spelled(value: str, sentence: Sentence, vocab: Vocabulary,
             claimed: Iterable[tuple[int, int]] = ()) -> tuple[int, int] | None:
     """Where ``sentence`` names ``value`` (or an equivalent), avoiding ``claimed`` spans: a
-    spelling of it, or its words written as one ("filehosting", "webserver")."""
+    spelling of it, or its letters split into words otherwise."""
     blocked = list(claimed)
     for form in sorted(vocab.forms(value), key=len, reverse=True):
         for i in sentence.find(form):
             span = sentence.span(i, len(form))
             if not any(a < span[1] and span[0] < b for a, b in blocked):
                 return span
+    # Its words written as one ("filehosting", "webserver") or one of them as two
+    # ("third-party e-mail" for 'third-party email'): the same letters, split otherwise.
     own = _WORD.findall(value.casefold())
-    if len(own) > 1:
-        joined = "".join(own)
-        for a, b in sentence.spans:
-            if sentence.text[a:b].casefold() == joined and not any(
-                    x < b and a < y for x, y in blocked):
-                return a, b
+    joined = "".join(own)
+    said = [sentence.text[a:b].casefold() for a, b in sentence.spans]
+    for i in range(len(said)):
+        if not joined.startswith(said[i]):
+            continue
+        letters = ""
+        for j in range(i, len(said)):
+            letters += said[j]
+            if len(letters) >= len(joined):
+                break
+        a, b = sentence.spans[i][0], sentence.spans[j][1]
+        # (a name it holds whole is part of it, as its own words' are: "e-mail" above)
+        if letters == joined and j - i + 1 != len(own) and not any(
+                x < b and a < y and not (a <= x < y <= b and (x, y) != (a, b))
+                for x, y in blocked):
+            return a, b
     return None

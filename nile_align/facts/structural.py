@@ -29,7 +29,7 @@ from ..english.amounts import Amount
 from ..english.cues import Hit
 from ..english.data import English, known_word
 from ..english.lexicon import Lexicon, reading_of
-from ..english.reading import Reading
+from ..english.reading import SENTENCE_END, Reading
 from ..english.statement import Said, Window
 from ..english.vocabulary import ITEMS, Mention, Vocabulary, spelled, stem
 from ..nile.intent import Bandwidth, Function, Intent, Quota, Schedule
@@ -155,8 +155,11 @@ class _Context:
         first words with its last said once for a list ("adult or extremist content")."""
         words = self.r.words
         role = ROLES.get(kind or "")
+        # (a machine of a kind is a thing run, which an item may name: "You shall not
+        # operate a server of any type" for traffic('server'))
         mine = [m for m in self.mentions if self.vocab.names(m, value)
-                and (role is None or m.categories & role)]
+                and (role is None or m.categories & role
+                     or kind in ITEM_KINDS and _any_machine(m, self))]
         same = [m.span for m in mine]
         own = self.vocab.words(value)
         # The value's own words, unless they are part of a longer name ("POP" in "secure
@@ -369,7 +372,6 @@ def _verdict(kind: str, fact: str, hit: Hit | None, other: Hit | None, *,
     return Finding(kind, fact, "missing", required=required)
 
 
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 
 
 def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding:
@@ -406,7 +408,7 @@ def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding
         count: dict[int, list[Hit]] = {}
         for span in sorted(set(spans)):
             if (h := r.verb(family, span, fallback=False)) is not None:
-                count.setdefault(len(_SENTENCE_END.findall(r.text, 0, span[0])), []).append(h)
+                count.setdefault(len(SENTENCE_END.findall(r.text, 0, span[0])), []).append(h)
         ranked = sorted(count.values(), key=len, reverse=True)
         if len(ranked) > 1:
             if len(ranked[0]) == len(ranked[1]):
@@ -781,9 +783,16 @@ def _traffic_of(m: Mention, ctx: _Context) -> bool:
         return True  # "information accessed through the Internet": the means
     e = ctx.r.english
     nouns = e.generic_nouns
-    after = [w.casefold().strip(".,;:") for w in ctx.text[m.span[1]:m.span[1] + 40].split()[:2]]
-    # the head of the compound it qualifies ("the web server", "Internet-based")
-    if after and after[0].lstrip("-") in e.outside_heads:
+    words = [w.casefold().strip(".,;:") for w in ctx.text[m.span[1]:m.span[1] + 60].split()]
+    after = words[:2]
+    # the head of the compound it qualifies ("the web server", "Internet-based"), or of a
+    # list of them ("internet and mobile service providers"), or a name it qualifies ("the
+    # university's internet wifi system", "an Internet filter")
+    if after and after[0].lstrip("-") in e.outside_heads or (
+            words[:1] in (["and"], ["or"], ["&"]) and any(
+                w in e.outside_heads for w in words[2:5])) or any(
+            c.span[0] >= m.span[1] and c.span[0] <= m.span[1] + 2
+            and _adjacent(m, c, ctx.text) for c in ctx.mentions):
         return True
     # the noun right after, or after one word more ("internet web accesses")
     return any(w in nouns or w.removesuffix("es") in nouns or w.removesuffix("s") in nouns
@@ -849,32 +858,24 @@ def _no_policy_in(r: Reading, a: int, b: int) -> bool:
         r.first(c, a, b) for c in r.english.fact_cues)
 
 
+def _incident(r: Reading, spans: list[tuple[int, int]]) -> bool:
+    """Whether times and dates are all said where the text tells what happened, beside a
+    sentence that states what holds ("Calls dropped between 14:05 and 14:40. H.323 traffic
+    is now guaranteed 2 Mbps"): the incident's, no window of the policy."""
+    return bool(spans) and all(r.told_past(span) for span in spans) and any(
+        not r.told_past(h.span) for c in r.english.fact_cues for h in r.cues(c))
+
+
 def _aside(r: Reading, span: tuple[int, int]) -> bool:
     """Whether the sentence around ``span`` (up to a full stop, a question mark or a line
     break) states nothing of a policy besides the words at ``span``: no amount, no item,
     no cue of a verb, a bound or a lift ("... per day? exam week, bandwith is tight"). A
     clause is too short a reach: "On weekdays, staff are capped at 5 Mbps"."""
-    a, b = _sentence_around(r, span)
+    a, b = r.sentence_around(span)
     return not any(a <= x.span[0] < b for x in r.amounts) and not any(
         a <= m.span[0] < b for m in r.mentions if m.categories & ITEMS) and not any(
         h.start >= a and h.end <= b and not (h.start <= span[0] < h.end)
         for c in r.english.fact_cues for h in r.cues(c))
-
-
-def _sentence_around(r: Reading, span: tuple[int, int]) -> tuple[int, int]:
-    """The sentence that holds ``span``: up to a full stop, a question mark or a line break."""
-    a = max((m.end() for m in _SENTENCE_END.finditer(r.text, 0, span[0])), default=0)
-    end = _SENTENCE_END.search(r.text, span[1])
-    return a, end.start() if end else len(r.text)
-
-
-def _told_past(r: Reading, span: tuple[int, int]) -> bool:
-    """Whether the sentence around ``span`` tells what happened, not what holds: a verb in
-    the past and none in the present, no modal, no "now" ("Service recovered at 11:40")."""
-    a, b = _sentence_around(r, span)
-    said = r.text[a:b]
-    e = r.english
-    return e["told_past"].search(said) is not None and e["told_present"].search(said) is None
 
 
 def _added_unknown(ctx: _Context, claimed: list[Mention], intent: Intent) -> list[Finding]:
@@ -1249,12 +1250,30 @@ def _other_name(ctx: _Context, f: Function) -> Mention | None:
     ("browsing the internet") is no place of anyone's."""
     category = {"targets"} if f.kind in ("endpoint", "group") else ITEMS
     whole = _any(f) or ctx.vocab.is_implicit(f.value)
+    own = set(ctx.vocab.words(f.value))
     return next((m for m in ctx.unclaimed(category) if not ctx.vocab.names(m, f.value)
                  and not any(ctx.vocab.is_implicit(k) for k in m.keys)
+                 # (the intent's name less a word is no other name: "the internet speed"
+                 # for 'mobile internet' leaves "mobile" unsaid)
+                 and not any(set(ctx.vocab.words(k)) <= own for k in m.keys)
                  and not _any_machine(m, ctx) and not _counted(m, ctx)
                  and not _audience(m, ctx) and _every_link(m.span, ctx) is None
                  and not ((whole or _by_means(m, ctx)) and _traffic_of(m, ctx))
-                 and not _equipment(m, ctx)), None)
+                 and not _equipment(m, ctx) and not _in_item(m, ctx)), None)
+
+
+def _in_item(m: Mention, ctx: _Context) -> bool:
+    """Whether a name is a word of an item of the intent's, as the sentence says that item
+    ("operate a commercial web server": the server is what is run, no place): a fact only in
+    its role."""
+    words = ctx.r.words
+    for f in ctx.functions:
+        own = ctx.vocab.words(f.value) if f.kind in ITEM_KINDS else ()
+        if len(own) > 1 and any(words.span(i, len(own))[0] <= m.span[0] and
+                                m.span[1] <= words.span(i, len(own))[1]
+                                for i in words.find(own)):
+            return True
+    return False
 
 
 def _equipment(m: Mention, ctx: _Context) -> bool:
@@ -1555,9 +1574,9 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
     times, dates = r.times, r.dates
     if sched is None or sched.start is None or sched.end is None:
         said = times[0][1] if times else (dates[0][1] if dates else None)
-        if said is not None and sched is None:
-            spans = [span for _, span in times] + [span for _, span in dates]
-            if all(_aside(r, span) or _told_past(r, span) for span in spans):
+        spans = [span for _, span in times] + [span for _, span in dates]
+        if said is not None and sched is None and not _incident(r, spans):
+            if all(_aside(r, span) or r.told_past(span) for span in spans):
                 # Times said only where the text tells what happened ("the calls dropped
                 # between 14:05 and 14:40"), or where nothing of the policy is said: the
                 # incident's, or a window the intent lacks? Doubt.
@@ -1578,7 +1597,7 @@ def _window(intent: Intent, ctx: _Context) -> list[Finding]:
                 return [Finding("time", "no time window", "missing", when.span,
                                 f"{when.text!r} is one day: when something was said or done, "
                                 "or a one-day window the intent lacks?", True)]
-            if not (_aside(r, when.span) or _told_past(r, when.span)):
+            if not (_aside(r, when.span) or r.told_past(when.span)):
                 return [Finding("time", "no time window", "contradicted", when.span,
                                 f"adds a time window {when.text!r}")]
             # A named period where nothing of the policy is said ("... per day? exam week,
@@ -1679,7 +1698,9 @@ def _hours(sched: Schedule, window: Window, r: Reading) -> list[Finding]:
     out = []
     said = {"start": window.start, "end": window.end}
     # Where each end is said: the first and the last clock time of the window.
-    where = {"start": r.times[0][1], "end": r.times[-1][1]} if r.times else \
+    inside = [span for _, span in r.times
+              if window.span[0] <= span[0] and span[1] <= window.span[1]]
+    where = {"start": inside[0], "end": inside[-1]} if inside else \
         {"start": window.span, "end": window.span}
     for label, t in (("start", sched.start), ("end", sched.end)):
         assert t is not None

@@ -908,6 +908,65 @@ POLICY_PAGES = [
     # the subject of a verb of access is where the traffic comes from
     ("from endpoint('laptops') to endpoint('lab network') block traffic('any')",
      "Personal laptops are not permitted to use the lab network."),
+    # a name's word split otherwise ("e-mail" for 'email'); a word inside the name of an
+    # item or a place is the name's, no place or verb of its own
+    ("for group('staff') block traffic('third-party email')",
+     "Employees may not use third-party e-mail services."),
+    ("for endpoint('network') block service('commercial web server')",
+     "You may not operate a commercial web server."),
+    ("for endpoint('public access pcs') add middlebox('content filter')",
+     "We apply filtering on public access PCs."),
+    # whose good a rule is for, who reported it and on which day, a number and a list are no
+    # places and no windows
+    ("for endpoint('network') block service('facebook')",
+     "The ministry blocks Facebook for the betterment of students."),
+    ("for endpoint('network') block traffic('social media')",
+     "Social media will remain blocked, according to the notification issued by the home "
+     "department."),
+    ("for group('staff') block service('facebook')",
+     "Staff may no longer use Facebook, the broadcaster reported on Wednesday."),
+    ("for endpoint('network') block service('facebook')",
+     "The council made a grab for those five minutes by blocking Facebook."),
+    # a window said as its start and how long it lasts
+    ("for endpoint('network') block service('facebook') start hour('00:00') end hour('06:00')",
+     "Facebook is blocked for six hours starting from every midnight."),
+    ("for endpoint('network') block traffic('gaming') start hour('22:00') end hour('06:00')",
+     "Gaming is blocked from 10 pm for 8 hours."),
+    # a cut to an amount is the limit, not a rationale; the Internet before a place's name
+    # qualifies it; what a filter is to prevent the display of is what it blocks
+    ("for endpoint('network') set bandwidth('max', '1280', 'bps')",
+     "Operators were instructed to reduce the speed to 1.28 kbps."),
+    ("for endpoint('wireless') block traffic('betting')",
+     "Betting sites are blocked on the university's internet wifi system."),
+    ("for endpoint('network') add middlebox('content filter') block traffic('obscene material')",
+     "A content filter is used to prevent the display of obscene material."),
+    # a machine of a kind is a thing run, which an item may name; a noun after an article is
+    # no verb
+    ("for endpoint('network') block traffic('server')", "A PC must not be used as a server."),
+    ("for endpoint('pc') block traffic('mirror site')", "A PC must not be used as a mirror site."),
+    # a split infinitive negates; a list of names before one head; a rationale in quotes; one
+    # clock said twice; the stops of initials and titles end no sentence
+    ("for endpoint('network') block service('ssh')", "We choose to not allow SSH on the network."),
+    ("for endpoint('network') block service('tiktok')",
+     "The regulator directed internet and mobile service providers to block TikTok."),
+    ("for endpoint('network') block service('facebook')",
+     "The government blocks Facebook “for the betterment of students and youths”."),
+    ("for endpoint('network') block service('facebook') start hour('00:00') end hour('06:00')",
+     "Facebook is blocked for six hours starting from every midnight (12:00am)."),
+    ("from endpoint('dorms') to endpoint('university') set quota('download', '81', 'mb/d') "
+     "start hour('10:00') end hour('20:00')",
+     "The committee agreed that dorms-to-university traffic be held to a daily download quota "
+     "of eighty-one megabytes, applying every day from 10 a.m. to 8 p.m. Proposed by Ms. K. "
+     "Adeyemi; seconded by Mr. D. Osei."),
+    # times told of what happened beside a sentence of what holds are the incident's: no
+    # window, and none of the window the policy states
+    ("for traffic('H323 video conferencing') set bandwidth('min', '2067', 'bps')",
+     "Calls over H.323 dropped between 14:05 and 14:40 on 12 Nov. H.323 video conferencing "
+     "traffic is now guaranteed a minimum of 2,067 bps."),
+    ("for service('msn audio') set bandwidth('max', '53', 'mbps') start hour('10:00') "
+     "end hour('20:00')",
+     "Timeline: 10:31 uplink at 98%; 10:44 MSN audio identified as top talker.\n"
+     "Remediation: MSN audio is now capped at 53 Mbps from 10:00 to 20:00 daily."),
 ]
 
 POLICY_PAGES_WRONG = [
@@ -997,7 +1056,8 @@ POLICY_PAGES_WRONG = [
     ("for endpoint('network') block service('pandora')",
      "The network blocks Pandora for employees."),
     # a known service is an item the intent lacks, not an unread word
-    ("for endpoint('labs') block service('netflix')", "The labs block Netflix and Roblox."),    # both kinds of link are more than one of them; a place's name before the intent's
+    ("for endpoint('labs') block service('netflix')", "The labs block Netflix and Roblox."),
+    # both kinds of link are more than one of them; a place's name before the intent's
     # narrows it; access in a place goes out from it
     ("for endpoint('wireless') block service('tiktok')",
      "TikTok is blocked on the wired and wireless networks."),
@@ -1005,10 +1065,29 @@ POLICY_PAGES_WRONG = [
     ("from endpoint('internet') to endpoint('dorms') block traffic('any')",
      "Internet access in the hostels is switched off."),
     ("for endpoint('labs') block service('netflix')",
-     "The labs block Netflix for research purposes and YouTube."),    ("from endpoint('servers') to endpoint('guests') block traffic('any')",
-     "The servers cannot be accessed by guests."),    ("for endpoint('network') remove middlebox('firewall') block traffic('any')",
-     "By default, a firewall denies all inbound traffic."),    ("for endpoint('network') set quota('any', '10', 'gb/mth')",
+     "The labs block Netflix for research purposes and YouTube."),
+    ("from endpoint('servers') to endpoint('guests') block traffic('any')",
+     "The servers cannot be accessed by guests."),
+    ("for endpoint('network') remove middlebox('firewall') block traffic('any')",
+     "By default, a firewall denies all inbound traffic."),
+    ("for endpoint('network') set quota('any', '10', 'gb/mth')",
      "We increased the monthly quota from 10 to 20 gigabytes."),
+    # the window of what holds, not the incident's
+    ("for service('msn audio') set bandwidth('max', '53', 'mbps') start hour('10:31') "
+     "end hour('20:00')",
+     "Timeline: 10:31 uplink at 98%; 10:44 MSN audio identified as top talker.\n"
+     "Remediation: MSN audio is now capped at 53 Mbps from 10:00 to 20:00 daily."),
+    # a window's length read is a window's end; a permit is no permission; the Internet before
+    # a place's name leaves that place said
+    ("for endpoint('network') block service('facebook') start hour('00:00') end hour('08:00')",
+     "Facebook is blocked for six hours starting from every midnight."),
+    ("for endpoint('network') block traffic('gaming') start hour('22:00') end hour('23:59')",
+     "Gaming is blocked from 10 pm for 8 hours."),
+    ("for endpoint('network') allow service('ssh')", "SSH needs a permit."),
+    ("for endpoint('network') block traffic('betting')",
+     "Betting sites are blocked on the internet wifi system."),
+    ("for group('staff') block traffic('third-party email')",
+     "Employees may not use third-party e-mail or IRC services."),
 ]
 
 
@@ -1047,10 +1126,10 @@ POLICY_PAGES_OPEN = [
     ("for endpoint('labs') allow protocol('ssh')", "SSH is allowed in the labs with prior approval."),
     ("for endpoint('labs') block traffic('peer2peer')",
      "P2P is blocked in the labs; exceptions may be granted case by case."),
-    # times said where the text tells what happened: the incident's, or a window?
+    # times said only where the text tells what happened: the incident's, or a window?
     ("for traffic('H323 video conferencing') set bandwidth('min', '2067', 'bps')",
-     "Calls over H.323 dropped between 14:05 and 14:40 on 12 Nov. H.323 video conferencing "
-     "traffic is now guaranteed a minimum of 2,067 bps."),
+     "H.323 video conferencing traffic was guaranteed a minimum of 2,067 bps between 14:05 "
+     "and 14:40 on 12 Nov."),
     # people said without saying which: context, or a target the intent lacks?
     ("for endpoint('network') block service('youtube')",
      "The network blocks YouTube, a site many students use."),
@@ -1066,7 +1145,8 @@ POLICY_PAGES_OPEN = [
      "The contractor told employees Monday that it was blocking Pandora."),
     # a kind of an item said apart from it, listed with nothing: said of it, or another rule?
     ("for endpoint('network') block service('vonage')",
-     "Vonage is now blocked on the network over unlicensed VoIP calls."),    # one day, or a day said where the text tells what happened: when the rule was made, or
+     "Vonage is now blocked on the network over unlicensed VoIP calls."),
+    # one day, or a day said where the text tells what happened: when the rule was made, or
     # a window the intent lacks?
     ("for endpoint('pakistan') block service('youtube')",
      "YouTube was blocked in Pakistan on September 17, 2012 but there is no hope that it will "
@@ -1086,6 +1166,12 @@ POLICY_PAGES_OPEN = [
      "The Library uses filtering software on Internet computers and on the wireless network."),
     ("for endpoint('network') allow service('irc')",
      "Yes, you are allowed to host IRC servers on the platform."),
+    # the intent's place less a word ("internet" for 'mobile internet'); a permit held, where
+    # a place stands
+    ("for endpoint('mobile internet') set bandwidth('max', '1280', 'bps')",
+     "The internet speed is limited to 1.28 kbps."),
+    ("for endpoint('network') block service('steam')",
+     "Steam failed to apply for their permits and has been blocked."),
 ]
 
 
