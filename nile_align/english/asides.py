@@ -33,7 +33,8 @@ _CAPITALISED = re.compile(r"(?:\b[A-Z][\w-]*\s+){1,6}$")
 
 def _rationales(plain: str, e: English) -> list[tuple[str, Span]]:
     """Each rationale, effect or restatement, up to the end of its sentence, or up to its
-    first comma where it opens the sentence, or up to a clause that states a policy ("...,
+    first comma (or the subject of the main clause, after a purpose with none) where it
+    opens the sentence, or up to a clause that states a policy ("...,
     and because port 25 spreads spam, we block it in order to ..."); the rest of the
     sentence is read on."""
     out: list[tuple[str, Span]] = []
@@ -48,8 +49,12 @@ def _rationales(plain: str, e: English) -> list[tuple[str, Span]]:
             continue  # "the evening peak, that is, from 1 p.m. to 9 p.m.": said more precisely
         if plain[:start].rstrip().endswith("?"):
             continue  # "Why can't I ...? Because ... is blocked": the answer, no rationale
-        if _SENTENCE_START.search(plain, 0, start) and (comma := plain.find(",", start, end)) > 0:
-            end = pos = comma  # "To keep the link free, students are capped at ..."
+        we = _SUBJECT.search(plain, start, end) if _PURPOSE.match(plain, start) else None
+        if _SENTENCE_START.search(plain, 0, start) and (we or plain.find(",", start, end) > 0):
+            # "To keep the link free, students are capped at ...", "To ensure a fair share
+            # we have implemented a 50GB allowance ...": up to the comma or the subject
+            comma = plain.find(",", start, end)
+            end = pos = min(x for x in (comma, we.start() if we else -1) if x > 0)
         elif (stated := _stated_after(plain, start, end, e)) is not None:
             end = pos = stated  # "..., and because it spreads spam, we block port 25"
         out.append(("rationale", (start, end)))
@@ -68,6 +73,9 @@ def _stated_after(plain: str, start: int, end: int, e: English) -> int | None:
     return None
 
 
+#: A pronoun that opens the main clause after an opening purpose with no comma.
+_SUBJECT = re.compile(r"\s(?=(?:we|they|I)\s)")
+_PURPOSE = re.compile(r"(?:in order )?to\s", re.I)
 #: Where a rationale may end and a policy begin: a comma, or the "by" of a means.
 _SPLITS = re.compile(r",|\bby(?=\s+\w+ing\b)")
 

@@ -190,6 +190,8 @@ class English:
     generic_nouns: frozenset[str] = frozenset()
     #: nouns a name outside the site qualifies ("the web server"): what traffic, no place
     outside_heads: frozenset[str] = frozenset()
+    #: nouns of sites ("proxy sites"): the name before them is a kind of site
+    site_nouns: frozenset[str] = frozenset()
     #: nouns of equipment a place's name qualifies ("the wireless controllers"): no place
     equipment_heads: frozenset[str] = frozenset()
     #: machine nouns that are verbs too ("to host"): after "to", the verb
@@ -315,6 +317,7 @@ def load_english(text: str) -> English:
         function_words=frozenset(names["function_words"].split()),
         generic_nouns=frozenset(names["generic_nouns"].split()),
         outside_heads=frozenset(names["outside_heads"]),
+        site_nouns=frozenset(names["site_nouns"]),
         equipment_heads=frozenset(names["equipment_heads"]),
         machine_verbs=frozenset(names["machine_verbs"]),
         traffic_directions=frozenset(paths["directions"]),

@@ -623,9 +623,9 @@ def _described(text: str, mentions: tuple[Mention, ...], asides: tuple[tuple[str
     "FTP (and SSH)", "(students only)")."""
     new = [("gloss", m.span) for m in mentions if not m.categories <= {"targets"}
            and e["modifier"].match(text, m.span[1])]
-    # "the networking team", "the dorms office": the people who run a place, not the place
-    new += [("gloss", m.span) for m in mentions if m.categories <= {"targets"}
-            and e["body"].match(text, m.span[1])]
+    # "the networking team", "the dorms office", "the Internet Filtering committee": the
+    # people who run a place or a thing, not the place or the thing
+    new += [("gloss", m.span) for m in mentions if e["body"].match(text, m.span[1])]
     for m in mentions:
         paren = _PARENTHESIS.match(text, m.span[1])
         if m.categories <= {"targets"} or paren is None or any(

@@ -160,6 +160,10 @@ class _Context:
         mine = [m for m in self.mentions if self.vocab.names(m, value)
                 and (role is None or m.categories & role
                      or kind in ITEM_KINDS and _any_machine(m, self))]
+        # a word read as a typo of another name that the intent names as written is the
+        # intent's ("Gmail", one letter from "email"): the guided reading knows it
+        mine += [m for m in self.mentions if any(m.span == span for span, _ in self.r.typos)
+                 and m.text.casefold() == value.casefold() and m not in mine]
         same = [m.span for m in mine]
         own = self.vocab.words(value)
         # The value's own words, unless they are part of a longer name ("POP" in "secure
@@ -174,8 +178,8 @@ class _Context:
                 # value's too
                 said = value.split(maxsplit=1)[-1]
                 same += [words.span(i, 1) for i in words.find(own[:1])]
-            elif hit is None:
-                hit = self._shared_head(value)  # "adult or extremist content"
+            elif hit is None and (hit := self._shared_head(value)) is not None:
+                said = value.rsplit(maxsplit=1)[0]  # "adult or extremist content"
             same = [hit, *same] if hit and self._in_role(hit, said, kind, mine) else []
         if not same and (hit := self._side_by_side(value, kind)) is not None:
             same = [hit]
@@ -204,7 +208,8 @@ class _Context:
                for m in self.mentions) or any(
                 m.span[0] <= span[0] and span[1] <= m.span[1] and m.span != span
                 for m in mine) or (inside and not self._names_more(span, inside)
-                                   and not self._compound(inside, kind)):
+                                   and not self._compound(inside, kind)
+                                   and not self._sites(span, kind)):
             return False
         if self.r.read_as_other(span):
             return False
@@ -212,6 +217,14 @@ class _Context:
             return True
         return _as_written(self.text, span, value) and not (
             kind in ITEM_KINDS and self._placed(span, value))
+
+    def _sites(self, span: tuple[int, int], kind: str | None) -> bool:
+        """Whether words for a traffic or a service end in a noun of sites, which makes the
+        names before it a kind of site ("known virus, phishing and proxy sites" for
+        traffic('proxy sites'), though "proxy" alone names a middlebox)."""
+        last = self.text[span[0]:span[1]].casefold().split()[-1:]
+        return kind in ("traffic", "service") and bool(last) and \
+            last[0] in self.r.english.site_nouns
 
     def _side_by_side(self, value: str, kind: str | None) -> tuple[int, int] | None:
         """Where a value the vocabulary does not know, made of two names it knows, is
@@ -274,13 +287,14 @@ class _Context:
 
     def _shared_head(self, value: str) -> tuple[int, int] | None:
         """A value's first words where its last word is said once for a list of them ("adult
-        or extremist content" names 'adult content')."""
+        or extremist content" names 'adult content', "virus, phishing and proxy sites" names
+        'virus sites')."""
         own, words = self.vocab.words(value), self.r.words
         if len(own) < 2:
             return None
         for i in words.find(own[:-1]):
             last = i + len(own) - 2  # the value's last first word
-            for k in range(last + 2, min(last + 4, len(words.stems))):
+            for k in range(last + 2, min(last + 14, len(words.stems))):
                 if words.stems[k] == own[-1] and _SHARED.fullmatch(
                         self.text, words.spans[last][1], words.spans[k][0]):
                     return words.span(i, len(own) - 1)
@@ -653,6 +667,9 @@ def _target_doubt(m: Mention, ctx: _Context, claimed: list[Mention]) -> str | No
                 "a target the intent lacks?")
     if _audience(m, ctx):
         return f"{m.text!r} is told of the rule: its audience, or a target the intent lacks?"
+    if _modifies(m, ctx):
+        return (f"{m.text!r} qualifies {_word_after(m, ctx)!r}: whose that is, or a target the "
+                "intent lacks?")
     if (whose := _whose(m, ctx, claimed)) is not None:
         return (f"{text[m.span[0]:whose.span[1]]!r}: the reading cannot tell whether "
                 f"{m.text!r} narrows the target or describes it")
@@ -667,11 +684,28 @@ def _target_doubt(m: Mention, ctx: _Context, claimed: list[Mention]) -> str | No
 
 
 #: What stands between the first words of a value and its last, said once for a list
-#: ("adult or extremist content"): a joiner and one or two other words.
-_SHARED = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:[\w-]+\s+){1,2}")
+#: ("adult or extremist content", "virus, phishing and proxy sites"): up to six joiners,
+#: each with one or two other words.
+_SHARED = re.compile(r"(?:\s*(?:,\s*and\b|,\s*or\b|,|/|&|\bor\b|\band\b)\s*"
+                     r"(?:[\w-]+(?:\s+|(?=[,/&]))){1,2}){1,6}")
 #: What joins the members of a list, and a joiner that ends the words before a name.
 _JOINERS = re.compile(r"[,;&/]|\b(?:and|or|nor|plus)\b")
 _LISTED = re.compile(rf"(?:{_JOINERS.pattern})\s*$")
+
+
+def _modifies(m: Mention, ctx: _Context) -> bool:
+    """Whether a singular name of people, lower case, stands right before an English noun
+    the reading reads as nothing, as English compounds put one ("articles in student
+    publications"): what it qualifies may be no place at all."""
+    r, e = ctx.r, ctx.r.english
+    nxt = next(((a, b) for a, b in r.words.spans if a > m.span[1]), None)
+    if nxt is None or ctx.text[m.span[1]:nxt[0]] != " " or not m.text.isalpha() or \
+            not m.text.islower() or m.text.endswith("s"):
+        return False
+    after = ctx.text[nxt[0]:nxt[1]]
+    return after.isalpha() and after.islower() and known_word(after) and \
+        after not in e.no_names and not r.read_as_other(nxt) and \
+        not any(c.span[0] == nxt[0] for c in ctx.mentions)
 
 
 def _kind_of_named(m: Mention, ctx: _Context) -> bool:
@@ -781,6 +815,10 @@ def _traffic_of(m: Mention, ctx: _Context) -> bool:
         return False
     if _by_means(m, ctx):
         return True  # "information accessed through the Internet": the means
+    if any(f.kind == "middlebox" for f in ctx.functions) and any(
+            "middleboxes" in c.categories and ctx.r.clause(c.span) == ctx.r.clause(m.span)
+            for c in ctx.mentions):
+        return True  # "the Internet at the college is filtered": what the middlebox works on
     e = ctx.r.english
     nouns = e.generic_nouns
     words = [w.casefold().strip(".,;:") for w in ctx.text[m.span[1]:m.span[1] + 60].split()]
@@ -810,8 +848,8 @@ def _narrowed(ctx: _Context) -> list[Finding]:
         kind = bool(m.categories & ITEMS) and all(ctx.vocab.is_generic(k) for k in m.keys)
         if not (place or kind) or any(ctx.vocab.is_implicit(k) for k in m.keys) or \
                 any(a <= m.span[0] < b and a < m.span[0] for a, b in ctx.named) or \
-                r.described(m.span) or _traffic_of(m, ctx):
-            continue
+                r.described(m.span) or _traffic_of(m, ctx) or (kind and _apposed(m, ctx)):
+            continue  # (a kind said as what the intent's name is describes it, qualified too)
         q = r.english["qualified"].search(ctx.text, max(0, m.span[0] - 40), m.span[0])
         if q is None:
             continue

@@ -958,6 +958,41 @@ POLICY_PAGES = [
      "The committee agreed that dorms-to-university traffic be held to a daily download quota "
      "of eighty-one megabytes, applying every day from 10 a.m. to 8 p.m. Proposed by Ms. K. "
      "Adeyemi; seconded by Mr. D. Osei."),
+    # who is greeted and who decided are no targets; an opening purpose ends at the main
+    # clause's subject; a purpose of replacing names no item of the rule
+    ("for endpoint('network') block service('youtube')",
+     "Dear fellow students, as many of you have probably already noticed, YouTube has been "
+     "blocked by the school."),
+    ("for endpoint('network') block traffic('adult content')",
+     "In support of the mission of the college, the faculty voted to block pornography."),
+    ("for endpoint('network') set quota('any', '50', 'gb/mth') start hour('08:00') "
+     "end hour('23:59')",
+     "To ensure everyone gets a fair share we have implemented a 50GB per month allowance "
+     "between 8am and midnight."),
+    ("for endpoint('network') allow protocol('port 26')",
+     "To help customers we have opened port 26 to take the place of port 25."),
+    # one head for a list of kinds; a noun of sites makes a kind of site; a word the intent
+    # names as written is no typo; a kind said as what the name is, qualified too; a body
+    # of people named for its remit
+    ("for endpoint('network') add middlebox('content filter') block traffic('virus sites'), "
+     "traffic('phishing'), traffic('proxy sites')",
+     "Our internet filter will block known virus, phishing and proxy sites."),
+    ("for endpoint('wireless') block service('twitter'), service('gmail')",
+     "Twitter and Gmail have been blocked on the Wi-Fi."),
+    ("for endpoint('wireless') block service('spotify')",
+     "The music streaming application Spotify is blocked on the Wi-Fi."),
+    ("for group('students') block traffic('chatroom')",
+     "The Internet Filtering committee approved a change to block the category Chatroom for "
+     "all students."),
+    # verbs: a ban lifted, restrictions put on a thing, logging on; the Internet a middlebox
+    # works on; a manner is no place
+    ("for endpoint('network') allow service('facebook')", "The board has lifted its ban on Facebook."),
+    ("for endpoint('network') block traffic('financial websites')",
+     "The IT department has put similar restrictions on the use of financial websites."),
+    ("for group('staff') allow service('facebook')", "At the hospital, employees can log onto Facebook."),
+    ("for endpoint('campus') add middlebox('content filter')", "The Internet on the campus is filtered."),
+    ("for endpoint('network') block traffic('irc bots')",
+     "No IRC bots are allowed, in any shape or form."),
     # times told of what happened beside a sentence of what holds are the incident's: no
     # window, and none of the window the policy states
     ("for traffic('H323 video conferencing') set bandwidth('min', '2067', 'bps')",
@@ -1088,6 +1123,15 @@ POLICY_PAGES_WRONG = [
      "Betting sites are blocked on the internet wifi system."),
     ("for group('staff') block traffic('third-party email')",
      "Employees may not use third-party e-mail or IRC services."),
+    # a list with one head names each kind; whom a greeting tells "you have" is the target;
+    # a ban lifted allows; a window said after an opening purpose is read
+    ("for endpoint('network') add middlebox('content filter') block traffic('virus sites')",
+     "Our internet filter will block known virus, phishing and proxy sites."),
+    ("for endpoint('network') block service('youtube')", "Dear faculty, you have no access to YouTube."),
+    ("for endpoint('network') block service('facebook')", "The board has lifted its ban on Facebook."),
+    ("for endpoint('network') set quota('any', '50', 'gb/mth')",
+     "To ensure everyone gets a fair share we have implemented a 50GB per month allowance "
+     "between 8am and midnight."),
 ]
 
 
@@ -1172,6 +1216,9 @@ POLICY_PAGES_OPEN = [
      "The internet speed is limited to 1.28 kbps."),
     ("for endpoint('network') block service('steam')",
      "Steam failed to apply for their permits and has been blocked."),
+    # a singular name of people before a noun: whose that is, or a target?
+    ("for endpoint('dorms') add middlebox('content filter')",
+     "After articles in student publications, the dorms are now filtered."),
 ]
 
 
