@@ -61,6 +61,23 @@ def _rationales(plain: str, e: English) -> list[tuple[str, Span]]:
     return out
 
 
+def _example(m: re.Match, plain: str, e: English) -> Span:
+    """An example's words, up to a verb of the policy in a finite form after its first word
+    ("universities including Boise State and the University of Idaho banned TikTok": the
+    verb is the sentence's, not the example's)."""
+    start, end = m.span()
+    if m.group("first") is None:
+        return start, end
+    cut = min((h.start() for c in e.verb_cues if c != "weak_block"
+               for h in e.cue[c].finditer(plain, m.end("first"), end)
+               if _FINITE.match(plain, h.start())), default=end)
+    return start, len(plain[:cut].rstrip()) if cut < end else end
+
+
+#: A verb in a finite form ("banned", "blocks"), not a noun of one ("intrusion prevention").
+_FINITE = re.compile(r"\w+(?:ed|s)\b")
+
+
 def _stated_after(plain: str, start: int, end: int, e: English) -> int | None:
     """The first comma in a rationale after which a clause states a policy (a cue of a
     verb, a bound or a lift before the next comma), or the "by" of its means ("to protect
@@ -177,7 +194,7 @@ def find_asides(text: str, e: English) -> tuple[str, tuple[tuple[str, Span], ...
     # service" (a name in it) is the next member of a list.
     found += [("gloss", m.span()) for m in e["appositive"].finditer(plain)
               if not e["named_appositive"].match(m.group(0))]
-    found += [("example", m.span()) for m in e["example"].finditer(plain)]
+    found += [("example", _example(m, plain, e)) for m in e["example"].finditer(plain)]
     # A headline restates the text under it in fewer words ("Video calling blocked 10-20
     # May"): what it names describes, and its verbs say nothing the text under it does not.
     if (m := e["headline"].match(plain)) and _states_policy(plain, m.end(), e):

@@ -902,7 +902,7 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
         if any(a <= m.start() < b for a, b in taken):
             continue
         if m.group("number") and not _in_word_of_letters(text, m) and not (
-                r.english["age_after"].match(text, m.end()) or _counts(r, m.end())
+                r.english["age_after"].match(text, m.end()) or _counts(r, m.start(), m.end())
                 or r.english.before("age_before", text, m.start())
                 or (len(m.group(0)) == 4 and m.group(0)[:2] in ("19", "20") and (
                     r.english.before("month_year", text, m.start())
@@ -955,18 +955,22 @@ def _unread(r: Reading, items: list[StatedName], targets: list[StatedName],
 
 
 
-def _counts(r: Reading, end: int) -> bool:
-    """Whether a number ending at ``end`` counts the people or places named right after it,
-    with at most one word between ("its 129,000 employees", "the campus's 13 student
-    hostels"): no amount and no time. (Not machines of a kind, "3 devices": a limit per
+def _counts(r: Reading, start: int, end: int) -> bool:
+    """Whether the number from ``start`` to ``end`` counts the people or places named right
+    after it, with at most one word between ("its 129,000 employees", "the campus's 13
+    student hostels"), or all of them ("all 129,000 of its employees"; not "10 of the labs",
+    a share): no amount and no time. (Not machines of a kind, "3 devices": a limit per
     device may be.)"""
+    between = _ALL_OF if _ALL.search(r.text, 0, start) else _COUNTED
     return any(m.categories == {"targets"} and not all(r.vocab.is_generic(k) for k in m.keys)
-               and _COUNTED.fullmatch(r.text, end, m.span[0]) is not None
+               and between.fullmatch(r.text, end, m.span[0]) is not None
                for m in r.mentions if end < m.span[0] <= end + 30)
 
 
 #: What may stand between a number and the people or places it counts.
 _COUNTED = re.compile(r"\s+(?:[\w-]+\s+)?")
+_ALL_OF = re.compile(r"\s+(?:of\s+(?:its|their|the|our)\s+)?(?:[\w-]+\s+)?")
+_ALL = re.compile(r"\ball\s+$", re.I)
 
 
 def _role(name: StatedName, role: str) -> StatedName:

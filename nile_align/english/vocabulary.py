@@ -24,6 +24,8 @@ ITEMS = frozenset({"services", "traffic", "protocols"})
 KINDS = {"services": "service", "traffic": "traffic", "protocols": "protocol",
          "middleboxes": "middlebox"}
 _WORD = re.compile(r"[^\W_]+")
+#: A determiner right before a word: a noun of English follows ("the aim").
+_DETERMINER = re.compile(r"\b(?:the|a|an|our|its|their|his|her|my|your|whose)\s+$", re.I)
 #: What no name spans: an arrow, a colon, a list's or a clause's punctuation.
 _BREAK = re.compile(r"[→>:;|•,()\[\]]")
 
@@ -86,6 +88,8 @@ class Vocabulary:
         # Words compared as written: stemming would merge them with another value.
         self.exact = frozenset(w.casefold() for w in data.get("words", {}).get("exact", []))
         self.work = frozenset(w.casefold() for w in data.get("words", {}).get("work", []))
+        self.acronyms = frozenset(w.casefold() for w in data.get("words", {}).get("acronyms",
+                                                                                 []))
         self.short = {k.casefold(): v.casefold()
                       for k, v in data.get("words", {}).get("short", {}).items()}
         reversed_by = [tuple(j.split()) for j in data.get("words", {}).get("reversed", [])]
@@ -313,6 +317,10 @@ class Vocabulary:
             if taken.isdisjoint(range(i, i + n)):
                 taken.update(range(i, i + n))
                 span = sentence.span(i, n)
+                said = sentence.text[span[0]:span[1]]
+                if said.casefold() in self.acronyms and not said.isupper() and \
+                        _DETERMINER.search(sentence.text, 0, span[0]):
+                    continue  # "with the aim of sharing files" is no AIM
                 names = tuple(sorted(set(keys[i, n])))
                 out.append(Mention(names, frozenset(self.category[k] for k in names), span,
                                    sentence.text[span[0]:span[1]]))

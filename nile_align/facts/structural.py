@@ -618,7 +618,9 @@ def _added(intent: Intent, ctx: _Context) -> list[Finding]:
             if any(vocab.is_implicit(k) for k in m.keys) or any(
                     r.marked(m.span, role) for role in open_ends) or _describes(m, ctx) \
                     or _traffic_of(m, ctx) or _every_link(m.span, ctx) is not None \
-                    or _equipment(m, ctx) or _verb_of(m, ctx):
+                    or _equipment(m, ctx) or _verb_of(m, ctx) or _compound_of(m, ctx) or (
+                        _owned(m, ctx) and all(_any(f) or vocab.is_implicit(f.value)
+                                               for f in ctx.ends)):
                 continue
             if (doubt := _target_doubt(m, ctx, claimed)) is not None:
                 out.append(Finding("target", f"no {m.key}", "missing", m.span, doubt, True))
@@ -700,8 +702,9 @@ def _modifies(m: Mention, ctx: _Context) -> bool:
     r, e = ctx.r, ctx.r.english
     nxt = next(((a, b) for a, b in r.words.spans if a > m.span[1]), None)
     if nxt is None or ctx.text[m.span[1]:nxt[0]] != " " or not m.text.isalpha() or \
-            not m.text.islower() or m.text.endswith("s"):
-        return False
+            not m.text.islower() or m.text.endswith("s") or \
+            not any(ctx.vocab.kind(k) == "group" for k in m.keys):
+        return False  # (a place before a verb: "the library uses ...")
     after = ctx.text[nxt[0]:nxt[1]]
     return after.isalpha() and after.islower() and known_word(after) and \
         after not in e.no_names and not r.read_as_other(nxt) and \
@@ -810,7 +813,8 @@ def _traffic_of(m: Mention, ctx: _Context) -> bool:
     for an intent with no path: "Internet access from the library is filtered", "block
     internet traffic for guests" (all the traffic a target has goes there), "losing
     Internet privileges", "internet web accesses", "information accessed through the
-    Internet"."""
+    Internet", "an Internet filter"; for an intent's middlebox, the Internet said in a
+    clause of a middlebox's work ("the Internet at the college is filtered")."""
     if not ctx.pathless or not any(k in ctx.vocab.outside for k in m.keys):
         return False
     if _by_means(m, ctx):
@@ -819,22 +823,43 @@ def _traffic_of(m: Mention, ctx: _Context) -> bool:
             "middleboxes" in c.categories and ctx.r.clause(c.span) == ctx.r.clause(m.span)
             for c in ctx.mentions):
         return True  # "the Internet at the college is filtered": what the middlebox works on
-    e = ctx.r.english
-    nouns = e.generic_nouns
-    words = [w.casefold().strip(".,;:") for w in ctx.text[m.span[1]:m.span[1] + 60].split()]
-    after = words[:2]
-    # the head of the compound it qualifies ("the web server", "Internet-based"), or of a
-    # list of them ("internet and mobile service providers"), or a name it qualifies ("the
-    # university's internet wifi system", "an Internet filter")
-    if after and after[0].lstrip("-") in e.outside_heads or (
-            words[:1] in (["and"], ["or"], ["&"]) and any(
-                w in e.outside_heads for w in words[2:5])) or any(
-            c.span[0] >= m.span[1] and c.span[0] <= m.span[1] + 2
-            and _adjacent(m, c, ctx.text) for c in ctx.mentions):
-        return True
+    nouns = ctx.r.english.generic_nouns
+    after = _words_after(m, ctx)[:2]
+    if _compound_of(m, ctx) or any(c.span[0] >= m.span[1] and c.span[0] <= m.span[1] + 2
+                                   and _adjacent(m, c, ctx.text) for c in ctx.mentions):
+        return True  # a name it qualifies: "the university's internet wifi", "an Internet filter"
     # the noun right after, or after one word more ("internet web accesses")
     return any(w in nouns or w.removesuffix("es") in nouns or w.removesuffix("s") in nouns
                for w in after)
+
+
+def _owned(m: Mention, ctx: _Context) -> bool:
+    """Whether a name outside the site is said as the site's own ("school-owned internet",
+    "our internet", "the district's Internet"): its connection, the whole network."""
+    return any(k in ctx.vocab.outside for k in m.keys) and \
+        _OWNED.search(ctx.text, 0, m.span[0]) is not None
+
+
+#: What makes the Internet said after it a site's own connection.
+_OWNED = re.compile(r"(?:['’]s|\bour|\bits|\btheir|-owned|\bowned)\s+$", re.I)
+
+
+def _words_after(m: Mention, ctx: _Context) -> list[str]:
+    """The words right after a name, case-folded, without their punctuation."""
+    return [w.casefold().strip(".,;:") for w in ctx.text[m.span[1]:m.span[1] + 60].split()]
+
+
+def _compound_of(m: Mention, ctx: _Context) -> bool:
+    """Whether a name outside the site qualifies the head of a compound that names a thing,
+    no place ("the web server", "Internet-based", "internet service providers"), or the head
+    said once for a list of them ("internet and mobile service providers")."""
+    if not any(k in ctx.vocab.outside for k in m.keys):
+        return False
+    e, words = ctx.r.english, _words_after(m, ctx)
+    heads = e.outside_heads
+    return bool(words) and (words[0].lstrip("-") in heads or (
+        words[0] in e.generic_nouns and words[1:2] and words[1] in heads) or (
+        words[0] in ("and", "or", "&") and any(w in heads for w in words[2:5])))
 
 
 def _narrowed(ctx: _Context) -> list[Finding]:
@@ -1284,8 +1309,9 @@ def _other_name(ctx: _Context, f: Function) -> Mention | None:
     """A name of the same family as ``f`` that the intent does not account for: another
     endpoint or group for one, another application for a service, traffic or protocol. The
     Internet before a noun of what traffic ("internet web accesses") is the traffic of
-    the whole site or of everyone, no other place than theirs; the Internet as the means
-    ("browsing the internet") is no place of anyone's."""
+    the whole site or of everyone, no other place than theirs, and so is the site's own
+    ("school-owned internet"); the Internet as the means ("browsing the internet") or
+    qualifying a thing ("internet service providers") is no place of anyone's."""
     category = {"targets"} if f.kind in ("endpoint", "group") else ITEMS
     whole = _any(f) or ctx.vocab.is_implicit(f.value)
     own = set(ctx.vocab.words(f.value))
@@ -1297,6 +1323,7 @@ def _other_name(ctx: _Context, f: Function) -> Mention | None:
                  and not _any_machine(m, ctx) and not _counted(m, ctx)
                  and not _audience(m, ctx) and _every_link(m.span, ctx) is None
                  and not ((whole or _by_means(m, ctx)) and _traffic_of(m, ctx))
+                 and not _compound_of(m, ctx) and not (whole and _owned(m, ctx))
                  and not _equipment(m, ctx) and not _in_item(m, ctx)), None)
 
 
@@ -1328,12 +1355,15 @@ def _word_after(m: Mention, ctx: _Context) -> str:
 
 def _operator(m: Mention, ctx: _Context, claimed: list[Mention]) -> bool:
     """Whether a place is the subject of a verb of running a thing that a place of the
-    intent's, said after a word of place, has ("The Library uses filtering software on
-    Internet computers and on the wireless network"): who runs it, or a target?"""
-    e = ctx.r.english
-    return e["operates"].match(ctx.text, m.span[1]) is not None and any(
+    intent's, said after a word of place (and maybe one word more, "on the public wireless
+    network"), has ("The Library uses filtering software on Internet computers and on the
+    wireless network"): who runs it, or a target?"""
+    e, text = ctx.r.english, ctx.text
+    return e["operates"].match(text, m.span[1]) is not None and any(
         c.span[0] > m.span[1] and c.categories == {"targets"}
-        and e.before("name_before", ctx.text, c.span[0]) for c in claimed)
+        and (e.before("name_before", text, c.span[0]) or e.before(
+            "name_before", text, text.rfind(" ", 0, max(0, c.span[0] - 1)) + 1))
+        for c in claimed)
 
 
 def _by_means(m: Mention, ctx: _Context) -> bool:

@@ -993,6 +993,32 @@ POLICY_PAGES = [
     ("for endpoint('campus') add middlebox('content filter')", "The Internet on the campus is filtered."),
     ("for endpoint('network') block traffic('irc bots')",
      "No IRC bots are allowed, in any shape or form."),
+    # a removal negated keeps the middlebox, an adding negated says there is none; an English
+    # noun after a determiner is no acronym's name; a reason cited, a comparison, the whole
+    # of a group counted and a manner are no facts
+    ("for endpoint('network') add middlebox('content filter')",
+     "Do not attempt to bypass the internet content filter."),
+    ("for endpoint('network') remove middlebox('traffic shaper')",
+     "The provider does not implement any congestion management techniques."),
+    ("for endpoint('network') block traffic('peer2peer'), service('bittorrent')",
+     "The use of P2P with the aim of sharing files, such as BitTorrent, is prohibited."),
+    ("for endpoint('campus') block service('facebook')",
+     "The university blocked access to Facebook from campus computers and networks, citing "
+     "unsolicited emails."),
+    ("for endpoint('network') set quota('any', '50', 'gb/mth')",
+     "Do not download or upload more than a combined total of 50GB per month (similar to a "
+     "heavy user service which costs over £31/month)."),
+    ("for group('staff') block service('netflix')",
+     "The firm shut down access to Netflix for all 129,000 of its employees."),
+    ("for endpoint('network') block traffic('peer2peer')",
+     "Don't use peer2peer software: it slows down Internet access for everyone else in favour "
+     "of yourself."),
+    # an example ends at the sentence's verb; the site's own Internet is its network
+    ("for endpoint('school devices'), endpoint('wireless') block service('tiktok')",
+     "Several universities including North State and the University of the Coast banned "
+     "TikTok from school devices and WiFi."),
+    ("for endpoint('network') block service('tiktok')",
+     "The rules prohibit TikTok on any device connected to school-owned internet."),
     # times told of what happened beside a sentence of what holds are the incident's: no
     # window, and none of the window the policy states
     ("for traffic('H323 video conferencing') set bandwidth('min', '2067', 'bps')",
@@ -1129,6 +1155,11 @@ POLICY_PAGES_WRONG = [
      "Our internet filter will block known virus, phishing and proxy sites."),
     ("for endpoint('network') block service('youtube')", "Dear faculty, you have no access to YouTube."),
     ("for endpoint('network') block service('facebook')", "The board has lifted its ban on Facebook."),
+    ("for endpoint('network') remove middlebox('content filter')",
+     "Do not attempt to bypass the internet content filter."),
+    ("for endpoint('network') add middlebox('proxy')", "We do not use a proxy."),
+    ("for endpoint('labs') block service('netflix')", "Block Netflix in 10 of the labs."),
+    ("for endpoint('labs') block service('tiktok')", "TikTok is blocked on the school's internet."),
     ("for endpoint('network') set quota('any', '50', 'gb/mth')",
      "To ensure everyone gets a fair share we have implemented a 50GB per month allowance "
      "between 8am and midnight."),
@@ -1216,6 +1247,13 @@ POLICY_PAGES_OPEN = [
      "The internet speed is limited to 1.28 kbps."),
     ("for endpoint('network') block service('steam')",
      "Steam failed to apply for their permits and has been blocked."),
+    # the Internet before the head of a compound that names a thing is no place, whatever
+    # the target; a place running a thing on the intent's place, an adjective between
+    ("for endpoint('home office') block service('facebook')",
+     "In the Home Office access to Facebook has been blocked, but this is down to the role of "
+     "contracted internet service providers."),
+    ("for endpoint('wireless') add middlebox('content filter')",
+     "The library uses content filtering software on the public wireless network."),
     # a singular name of people before a noun: whose that is, or a target?
     ("for endpoint('dorms') add middlebox('content filter')",
      "After articles in student publications, the dorms are now filtered."),
