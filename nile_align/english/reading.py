@@ -194,7 +194,10 @@ class Reading:
         a, b = self.clauses[k]
         for name in self.english.families[family]:
             if (hit := self.first(name, a, b)) is not None:
-                return hit
+                # a cue that began in a clause before and ends on this one's verb is this
+                # clause's ("may not use software, ..., or use any other means to bypass")
+                return next((h for n in self.english.families[family] for h in self.cues(n)
+                             if h.start < a and hit.start < h.end and hit.end <= h.end), hit)
         # "servers: https yes, http no"
         return self.first("weak_block", a, b) if family == "acl" and len(self.clauses) > 1 \
             else None

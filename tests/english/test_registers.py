@@ -1019,6 +1019,19 @@ POLICY_PAGES = [
      "TikTok from school devices and WiFi."),
     ("for endpoint('network') block service('tiktok')",
      "The rules prohibit TikTok on any device connected to school-owned internet."),
+    # "filter", noun or verb, names the content filter (not "the parental-control filter");
+    # a cue that began in a clause before and ends on this one's verb is this clause's; an
+    # adding negated says there is none; a part of an initiative is no share
+    ("for endpoint('network') add middlebox('content filter')",
+     "The school uses the program OpenDNS to filter the Internet."),
+    ("for group('users') add middlebox('content filter')",
+     "Users may not use software, alter proxy settings, or use any other means to bypass the "
+     "district's filter."),
+    ("for endpoint('library') remove middlebox('content filter')",
+     "The library has not installed filtering software on its computers or network."),
+    ("for endpoint('campus') block traffic('adult content')",
+     "The college has long blocked pornography on its campus networks as just one part of a "
+     "campuswide initiative."),
     # times told of what happened beside a sentence of what holds are the incident's: no
     # window, and none of the window the policy states
     ("for traffic('H323 video conferencing') set bandwidth('min', '2067', 'bps')",
@@ -1047,8 +1060,8 @@ POLICY_PAGES_WRONG = [
      "The firewall inspects lab traffic, and gaming is blocked."),
     ("for endpoint('labs') block protocol('ssh')",
      "Because Telnet sends passwords in clear text, this protocol is blocked for the labs."),
-    # filtering that a firewall does is no content filter; a filter's noun is none; and
-    # "filtered out" blocks
+    # filtering that a firewall does is no content filter; the parental-control filter is
+    # parental control; and "filtered out" blocks
     ("for endpoint('network') add middlebox('content filter')",
      "Network traffic is filtered by the firewall."),
     ("for group('students') add middlebox('content filter')",
@@ -1160,6 +1173,12 @@ POLICY_PAGES_WRONG = [
     ("for endpoint('network') add middlebox('proxy')", "We do not use a proxy."),
     ("for endpoint('labs') block service('netflix')", "Block Netflix in 10 of the labs."),
     ("for endpoint('labs') block service('tiktok')", "TikTok is blocked on the school's internet."),
+    # a word quoted as a word is no name of the thing
+    ("for endpoint('network') add middlebox('content filter') block traffic('chatgpt')",
+     "A simple search containing the word 'ChatGPT' triggers the filter, blocking access to "
+     "articles."),
+    ("for endpoint('library') add middlebox('content filter')",
+     "The library has not installed filtering software on its computers or network."),
     ("for endpoint('network') set quota('any', '50', 'gb/mth')",
      "To ensure everyone gets a fair share we have implemented a 50GB per month allowance "
      "between 8am and midnight."),
