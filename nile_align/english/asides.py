@@ -90,9 +90,10 @@ def _stated_after(plain: str, start: int, end: int, e: English) -> int | None:
     return None
 
 
-#: A pronoun that opens the main clause after an opening purpose with no comma.
-_SUBJECT = re.compile(r"\s(?=(?:we|they|I)\s)")
+#: An opening purpose ("To ensure ...", "In order to ..."), and a pronoun that opens the
+#: main clause after one with no comma ("... we have implemented ...").
 _PURPOSE = re.compile(r"(?:in order )?to\s", re.I)
+_SUBJECT = re.compile(r"\s(?=(?:we|they|I)\s)")
 #: Where a rationale may end and a policy begin: a comma, or the "by" of a means.
 _SPLITS = re.compile(r",|\bby(?=\s+\w+ing\b)")
 

@@ -302,12 +302,10 @@ class Reading:
     def read_as_other(self, span: Span) -> bool:
         """Whether the words at ``span`` are read as something other than a name (a verb, a
         bound, a period, an amount, a time, a path word: :attr:`read_spans`; not the words
-        a verb's phrase spans between its own, "route the building A through", nor one inside
-        the name, "public access PCs") or are all
-        closed-class words: whatever an intent copied from them, they name nothing."""
+        a verb's phrase spans between its own, "route the building A through", nor one read
+        inside the name, "public access PCs") or are all closed-class words: whatever an
+        intent copied from them, they name nothing."""
         a, b = span
-        # (a word read inside a name, with the name's words on both sides, is the name's:
-        # "public access PCs")
         if any(x < b and a < y and not (x < a and b < y) and not (a < x and y < b)
                for x, y in self.read_spans):
             return True

@@ -386,8 +386,6 @@ def _verdict(kind: str, fact: str, hit: Hit | None, other: Hit | None, *,
     return Finding(kind, fact, "missing", required=required)
 
 
-
-
 def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding:
     """The polarity of one operation, read in the clause of its items (a sentence may
     allow one thing and block another); block cues before allow cues, remove before add."""
@@ -1334,9 +1332,8 @@ def _in_item(m: Mention, ctx: _Context) -> bool:
     words = ctx.r.words
     for f in ctx.functions:
         own = ctx.vocab.words(f.value) if f.kind in ITEM_KINDS else ()
-        if len(own) > 1 and any(words.span(i, len(own))[0] <= m.span[0] and
-                                m.span[1] <= words.span(i, len(own))[1]
-                                for i in words.find(own)):
+        spans = [words.span(i, len(own)) for i in words.find(own)] if len(own) > 1 else []
+        if any(a <= m.span[0] and m.span[1] <= b for a, b in spans):
             return True
     return False
 
