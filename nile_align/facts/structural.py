@@ -415,17 +415,21 @@ def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding
     hit = next(iter(own.values()), None)
     if len({r.english.meaning[h.name] for h in own.values()}) > 1:
         # The items given both verbs in different sentences ("residents can't get on
-        # Battlenet. pls permit Battlenet, file sharing and torrent"): the sentence that
+        # Battlenet. pls permit Battlenet, file sharing and torrent"): a sentence that tells
+        # what happened, beside one that states what holds, is the incident's ("a stale
+        # block list cut streaming ... Remediation: ... are allowed"); else the sentence that
         # names the most of them states the policy; as many in each, the words do not say.
         count: dict[int, list[Hit]] = {}
-        for span in sorted(set(spans)):
+        held = [span for span in sorted(set(spans)) if not r.told_past(span)]
+        told = bool(held) and len(held) < len(set(spans))
+        for span in held if told else sorted(set(spans)):
             if (h := r.verb(family, span, fallback=False)) is not None:
                 count.setdefault(len(SENTENCE_END.findall(r.text, 0, span[0])), []).append(h)
         ranked = sorted(count.values(), key=len, reverse=True)
-        if len(ranked) > 1:
-            if len(ranked[0]) == len(ranked[1]):
-                return Finding("polarity", verb, "missing", None, "the sentences say both "
-                               f"{ranked[0][0].text!r} and {ranked[1][0].text!r}", True)
+        if len(ranked) > 1 and len(ranked[0]) == len(ranked[1]):
+            return Finding("polarity", verb, "missing", None, "the sentences say both "
+                           f"{ranked[0][0].text!r} and {ranked[1][0].text!r}", True)
+        if len(ranked) > 1 or (told and ranked):
             hit = ranked[0][0]
     hit = hit or next((h for span in spans if (h := r.verb(family, span, fallback=False))),
                       None) or r.verb(family)

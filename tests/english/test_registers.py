@@ -1032,6 +1032,11 @@ POLICY_PAGES = [
     ("for endpoint('campus') block traffic('adult content')",
      "The college has long blocked pornography on its campus networks as just one part of a "
      "campuswide initiative."),
+    # a polarity told of what happened beside a sentence of what holds is the incident's
+    ("for endpoint('any') allow traffic('torrent'), protocol('IMAPS')",
+     "Summary: a stale block list cut torrent and IMAPS for all endpoints on 14 Apr; it was "
+     "withdrawn at 15:10. Remediation: torrent traffic and IMAPS are explicitly allowed for all "
+     "endpoints."),
     # times told of what happened beside a sentence of what holds are the incident's: no
     # window, and none of the window the policy states
     ("for traffic('H323 video conferencing') set bandwidth('min', '2067', 'bps')",
@@ -1173,6 +1178,10 @@ POLICY_PAGES_WRONG = [
     ("for endpoint('network') add middlebox('proxy')", "We do not use a proxy."),
     ("for endpoint('labs') block service('netflix')", "Block Netflix in 10 of the labs."),
     ("for endpoint('labs') block service('tiktok')", "TikTok is blocked on the school's internet."),
+    ("for endpoint('any') block traffic('torrent'), protocol('IMAPS')",
+     "Summary: a stale block list cut torrent and IMAPS for all endpoints on 14 Apr; it was "
+     "withdrawn at 15:10. Remediation: torrent traffic and IMAPS are explicitly allowed for all "
+     "endpoints."),
     # a word quoted as a word is no name of the thing
     ("for endpoint('network') add middlebox('content filter') block traffic('chatgpt')",
      "A simple search containing the word 'ChatGPT' triggers the filter, blocking access to "
