@@ -420,9 +420,10 @@ def _polarity(verb: str, ctx: _Context, spans: list[tuple[int, int]]) -> Finding
         # block list cut streaming ... Remediation: ... are allowed"); else the sentence that
         # names the most of them states the policy; as many in each, the words do not say.
         count: dict[int, list[Hit]] = {}
-        held = [span for span in sorted(set(spans)) if not r.told_past(span)]
-        told = bool(held) and len(held) < len(set(spans))
-        for span in held if told else sorted(set(spans)):
+        unique = sorted(set(spans))
+        held = [span for span in unique if not r.told_past(span)]
+        told = bool(held) and len(held) < len(unique)
+        for span in held if told else unique:
             if (h := r.verb(family, span, fallback=False)) is not None:
                 count.setdefault(len(SENTENCE_END.findall(r.text, 0, span[0])), []).append(h)
         ranked = sorted(count.values(), key=len, reverse=True)
@@ -817,7 +818,7 @@ def _traffic_of(m: Mention, ctx: _Context) -> bool:
     Internet privileges", "internet web accesses", "information accessed through the
     Internet", "an Internet filter"; for an intent's middlebox, the Internet said in a
     clause of a middlebox's work ("the Internet at the college is filtered")."""
-    if not ctx.pathless or not any(k in ctx.vocab.outside for k in m.keys):
+    if not ctx.pathless or not _outside(m, ctx):
         return False
     if _by_means(m, ctx):
         return True  # "information accessed through the Internet": the means
@@ -835,11 +836,15 @@ def _traffic_of(m: Mention, ctx: _Context) -> bool:
                for w in after)
 
 
+def _outside(m: Mention, ctx: _Context) -> bool:
+    """Whether a name names a place outside the site ([outside]: the Internet)."""
+    return any(k in ctx.vocab.outside for k in m.keys)
+
+
 def _owned(m: Mention, ctx: _Context) -> bool:
     """Whether a name outside the site is said as the site's own ("school-owned internet",
     "our internet", "the district's Internet"): its connection, the whole network."""
-    return any(k in ctx.vocab.outside for k in m.keys) and \
-        _OWNED.search(ctx.text, 0, m.span[0]) is not None
+    return _outside(m, ctx) and _OWNED.search(ctx.text, 0, m.span[0]) is not None
 
 
 #: What makes the Internet said after it a site's own connection.
@@ -855,7 +860,7 @@ def _compound_of(m: Mention, ctx: _Context) -> bool:
     """Whether a name outside the site qualifies the head of a compound that names a thing,
     no place ("the web server", "Internet-based", "internet service providers"), or the head
     said once for a list of them ("internet and mobile service providers")."""
-    if not any(k in ctx.vocab.outside for k in m.keys):
+    if not _outside(m, ctx):
         return False
     e, words = ctx.r.english, _words_after(m, ctx)
     heads = e.outside_heads
@@ -1350,8 +1355,7 @@ def _equipment(m: Mention, ctx: _Context) -> bool:
 
 def _word_after(m: Mention, ctx: _Context) -> str:
     """The word right after a name, case-folded, without its punctuation ("" at the end)."""
-    after = ctx.text[m.span[1]:m.span[1] + 30].split()[:1]
-    return after[0].casefold().strip(".,;:") if after else ""
+    return next(iter(_words_after(m, ctx)), "")
 
 
 def _operator(m: Mention, ctx: _Context, claimed: list[Mention]) -> bool:
